@@ -282,39 +282,48 @@ END_TEST
 
 /* note [plain calls]: a slot of the plain calls' cache holds the last two
  * keys put there, so two keys that meet in one slot (as the allocator's
- * addresses decide) do not evict each other.  200 keys in 64 slots: every
- * key among the last two put in its slot is found with its type, every
- * older one is not, and some slot holds two. */
+ * addresses decide) do not evict each other.  200 keys in 32 slots:
+ * every key among the last two put in its slot is found there with the
+ * memo's type, every older one is not (and is typed by the memo again,
+ * then found), and some slot holds two. */
 START_TEST(test_plain_calls_two_a_slot)
 {
-    enum { KEYS = 200 };
+    enum { KEYS = 200, SLOTS = 1 << ONNX_PLAIN_TYPES_BITS };
     graft_graph *g = graph_new();
+    OnnxPlainTypes *plain = onnx_plain_types(g);
     graft_node *calls[KEYS];
-    PlainKey keys[KEYS];
-    int last[64][2] = {{0}}; /* per slot: 1 + the last two keys put, newest first */
+    size_t slot[KEYS];
+    int last[SLOTS][2] = {{0}}; /* per slot: 1 + the last two keys put, newest first */
     for (int i = 0; i < KEYS; i++) {
         graft_node *x = graph_add_param(g, "x", tensor(g, "float32", (int64_t[]){i + 1}, 1));
         calls[i] = call(g, "Relu", &x, 1, NULL, NULL);
-        const graft_type *t;
-        ck_assert(!plain_memo_find(g, calls[i], 1, false, &keys[i], &t));
-        ck_assert_uint_lt(keys[i].slot, 64);
-        plain_memo_put(&keys[i], node_type(node_arg(calls[i], 0)));
-        last[keys[i].slot][1] = last[keys[i].slot][0];
-        last[keys[i].slot][0] = i + 1;
+        const graft_type *t[2];
+        ck_assert_int_eq(onnx_plain_key(calls[i], t), 1);
+        slot[i] = onnx_plain_slot(node_op(calls[i]), t);
+        ck_assert_ptr_eq(type_of(g, calls[i]), node_type(x));
+        last[slot[i]][1] = last[slot[i]][0];
+        last[slot[i]][0] = i + 1;
     }
+    ck_assert_uint_eq(type_memo_size(g), KEYS);
     int slots_with_two = 0;
-    for (int s = 0; s < 64; s++)
+    for (int s = 0; s < SLOTS; s++)
         slots_with_two += last[s][1] != 0;
     ck_assert_int_gt(slots_with_two, 0);
     for (int i = 0; i < KEYS; i++) {
-        PlainKey key;
-        const graft_type *t = NULL;
-        size_t slot = keys[i].slot;
-        bool kept = last[slot][0] == i + 1 || last[slot][1] == i + 1;
-        ck_assert_int_eq(plain_memo_find(g, calls[i], 1, false, &key, &t), kept);
-        if (kept)
-            ck_assert_ptr_eq(t, node_type(node_arg(calls[i], 0)));
+        const graft_type *operand = node_type(node_arg(calls[i], 0));
+        bool kept = last[slot[i]][0] == i + 1 || last[slot[i]][1] == i + 1, found = false;
+        for (int k = 0; k < 2; k++) {
+            const OnnxPlainType *e = &plain->pair[slot[i]][k];
+            if (e->op == node_op(calls[i]) && e->nargs == 1 && e->operand[0] == operand) {
+                ck_assert_ptr_eq(e->type, operand);
+                found = true;
+            }
+        }
+        ck_assert_int_eq(found, kept);
     }
+    ck_assert_ptr_eq(type_of(g, calls[0]), node_type(node_arg(calls[0], 0)));
+    ck_assert_ptr_eq(plain->pair[slot[0]][0].operand[0], node_type(node_arg(calls[0], 0)));
+    ck_assert_uint_eq(type_memo_size(g), KEYS);
     graph_free(g);
 }
 END_TEST

@@ -54,10 +54,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "onnx_graph.h"
 #include "util.h"
 
-/* Slots of the caches in front of the memo's KeyMap (note [hot keys],
- * note [plain calls]). */
+/* Slots of the cache in front of the memo's KeyMap (note [hot keys]). */
 enum { RECENT_BITS = 6 };
 
 /* One key remembered: its words in the pool, and the type. */
@@ -65,12 +65,6 @@ typedef struct MemoEntry {
     size_t at, len; /* words[at .. at + len - 1] of the pool */
     const graft_type *type;
 } MemoEntry;
-
-/* A plain call's key and the memo's answer for it. */
-typedef struct PlainEntry {
-    PlainKey key;
-    const graft_type *type;
-} PlainEntry;
 
 typedef struct TypeMemo {
     KeyMap by_hash;          /* a key's hash -> its entry + 1 */
@@ -80,9 +74,7 @@ typedef struct TypeMemo {
         uint64_t hash;
         int64_t entry;       /* + 1 */
     } hot[1 << RECENT_BITS];
-    PlainEntry plain[1 << RECENT_BITS][2]; /* the memo's answers for plain
-                                calls, the last two put in each slot: note
-                                [plain calls] */
+    OnnxPlainTypes plain;    /* note [plain calls] in onnx_types.c */
 } TypeMemo;
 
 static void memo_free(void *memo)
@@ -234,88 +226,9 @@ void type_memo_put(const TypeKey *key, const graft_type *type)
     *slot = (int64_t)m->entries.len;
 }
 
-/* ---- plain calls ---- */
-
-/* note [plain calls]: most calls of a model have no attribute and one to
- * three operands of known tensor types (every one of the seed
- * workload's 60,000), and their full key cost about 270 instructions a
- * call (type_key_of's canonical type per operand, then the words' hash
- * and their comparison with memcmp in type_memo_find).  Such a call is
- * first looked up in a cache of the memo's answers (note [one cache
- * slot]) by its op, its operand and result counts and its operands'
- * types by address: an address stands for one dtype and dims as long as
- * the graph lives (types are never changed), so one plain key has one
- * canonical key, and its entry is the memo's answer for that, copied
- * when the memo gave or took it (onnx_type_of in onnx_types.c).  An
- * operand left out, untyped or of another kind makes the call no plain
- * one, and so does an attribute: those go to the full key only.  The
- * slot is hash_word's of the key's words (hash_mix's lighter fold sent a
- * third of the workload's calls to slots other keys held), and it holds
- * the last two keys put there (cache_pair_find and cache_pair_put in
- * keymap.h): the slot of an address-keyed hash depends
- * on where the allocator put the types, so with one key a slot, two of
- * the workload's keys met in one slot in some runs and not in others
- * (the same build's ONNX partition read 325.8 M or 331.3 M instructions
- * as the rule file's path was relative or absolute).  The import
- * of bench/onnx_e2e.sh's model types a call in 200 instructions where it
- * took 330. */
-static bool plain_key_of(const graft_node *n, int nout, bool tuple, PlainKey *key)
+OnnxPlainTypes *onnx_plain_types(graft_graph *g)
 {
-    int nargs = node_nargs(n);
-    key->op = NULL;
-    if (nargs > PLAIN_OPERANDS || node_nattrs(n) != 0)
-        return false;
-    uint64_t h = key->counts = (uint64_t)nargs | (uint64_t)(uint32_t)nout << 8 |
-                               (uint64_t)tuple << 16;
-    for (int i = 0; i < PLAIN_OPERANDS; i++)
-        key->operand[i] = NULL; /* (those past the last: a store each, no memset) */
-    for (int i = 0; i < nargs; i++) {
-        const graft_type *t = node_type(node_arg(n, i));
-        if (!t || t->kind != TYPE_TENSOR)
-            return false;
-        key->operand[i] = t;
-        h = hash_word(h, (uint64_t)(uintptr_t)t);
-    }
-    key->op = node_op(n);
-    key->slot = cache_slot(hash_word(h, (uint64_t)(uintptr_t)key->op), RECENT_BITS);
-    return true;
-}
-
-static bool same_plain_key(const PlainKey *a, const PlainKey *b)
-{
-    if (a->op != b->op || a->counts != b->counts)
-        return false;
-    for (int i = 0; i < PLAIN_OPERANDS; i++)
-        if (a->operand[i] != b->operand[i])
-            return false;
-    return true;
-}
-
-static bool entry_has_key(const PlainEntry *entry, const PlainKey *key)
-{
-    return same_plain_key(&entry->key, key);
-}
-
-bool plain_memo_find(graft_graph *g, const graft_node *n, int nout, bool tuple, PlainKey *key,
-                     const graft_type **type)
-{
-    if (!plain_key_of(n, nout, tuple, key))
-        return false;
-    key->memo = memo_of(g);
-    PlainEntry *pair = key->memo->plain[key->slot];
-    const PlainEntry *entry = cache_pair_find(pair, key, entry_has_key);
-    if (!entry)
-        return false; /* (an empty entry's op is NULL, never a key's) */
-    *type = entry->type;
-    return true;
-}
-
-void plain_memo_put(const PlainKey *key, const graft_type *type)
-{
-    if (!key->op)
-        return;
-    PlainEntry *pair = key->memo->plain[key->slot];
-    cache_pair_put(pair, ((PlainEntry){*key, type}));
+    return &memo_of(g)->plain;
 }
 
 size_t type_memo_size(const graft_graph *g)

@@ -265,12 +265,13 @@ static void remember(ActionTypes *at, const graft_node *n, const graft_type *typ
 
 /* note [action types by address]: ONNX's relations are not remembered
  * by note [action types] (they read initializers' bytes), and its own
- * memo (note [inference memo] in src/onnx/onnx_types_memo.c) keys a
- * call of attributes by each operand's dtype and dims, 638 instructions
- * a rewrite on the workload's ONNX rewrite, where the action makes the
- * same call (its op, epsilon=eps) on operands of the same few types
- * each time: the importer gives the values of one dtype and dims one
- * type (note [import types] in src/onnx/onnx_import.c), and the
+ * memo (note [inference memo] in src/onnx/onnx_types_memo.c) answers a
+ * call of attributes from its whole key, 588 instructions a rewrite on
+ * the workload's ONNX rewrite with the calls between (this, 357:
+ * bench/RESULTS.md, session 28, branch infer), where the action makes
+ * the same call (its op, epsilon=eps) on operands of the same few types
+ * each time: the graph gives the values of one dtype and dims one type
+ * (note [canonical tensor types] in src/ir/graph_type.c), and the
  * attributes' values are the engine's shared copies (note [names
  * interned once], note [constant read once] in rewrite_build.c).  An
  * ONNX call's type is a function of what onnx_type_of reads: its op and
