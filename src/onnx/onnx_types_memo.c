@@ -21,9 +21,7 @@
  *     as long as the graph lives: every tensor type is made by
  *     graph_type_tensor, one per dtype and dims (note [canonical tensor
  *     types] in src/ir/graph_type.c), never changed once made and kept
- *     in the graph's arena (note [shared types] in onnx_types.c); a
- *     second type of one dtype and dims (made when another shape held
- *     their hash there) is only another key, typed once more, and the
+ *     in the graph's arena (note [shared types] in onnx_types.c); the
  *     operands' types are also all that output_type reads to share one
  *     as a result, so a key's type is the one its first call got, of
  *     the dtype and dims inference would give again (types may be

@@ -132,8 +132,7 @@ static bool attr_same(const graft_attr_value *a, const graft_attr_value *b)
 }
 
 /* A tensor type hashes by its address: one type per dtype and dims (note
- * [canonical tensor types] in src/ir/graph_type.c), and a second of one
- * key, made when its hash was taken, only misses (type_same still
+ * [canonical tensor types] in src/ir/graph_type.c; type_same still
  * compares the key whole). */
 static uint64_t type_hash(uint64_t h, const graft_type *t)
 {
