@@ -24,7 +24,6 @@ typedef struct Importer {
     } recent[ONNX_TYPE_MEMO];
     unsigned next_recent; /* the entry of recent the next new one replaces */
     unsigned last_recent; /* the entry value_type took last */
-    OnnxPlainTypes *plain_types; /* the graph's: note [made calls' types] */
     const char *op_noted[1 << ONNX_OPS_NOTED_BITS]; /* note [ops as imported] */
     bool domains; /* a NodeProto names a domain: note [calls typed as made] */
     uint32_t origin_room; /* entries of m->origin: more than the ids import makes */
@@ -830,8 +829,8 @@ static bool types_agree(const graft_type *declared, const graft_type *made)
 
 /* note [made calls' types]: the import's calls are most of a model's
  * plain calls (note [plain calls] in onnx_types.c: every one of issue
- * 34's workload's 60,000), so the import holds the graph's cache of
- * their types (plain_types, asked once) and looks a call up there inline
+ * 34's workload's 60,000), so the import asks for the graph's cache of
+ * their types once (infer_types) and looks a call up there inline
  * (onnx_type_of_plain), with no call into the memo.  Until session 28
  * the import kept a cache of its own, and the memo a second one, found
  * through the graph and keyed in memory, behind it; the inline cache
@@ -839,7 +838,8 @@ static bool types_agree(const graft_type *declared, const graft_type *made)
  * its whole key (8.0 M and 7.6 M on the workload's ONNX partition, at
  * 10,000 copies: bench/RESULTS.md, session 28, branch infer): one cache,
  * the inline one, is now both. */
-static const graft_type *call_type(Importer *im, const graft_node *n, StrBuf *why)
+static const graft_type *call_type(Importer *im, const graft_node *n, OnnxPlainTypes *plain,
+                                   StrBuf *why)
 {
     bool made = !im->domains && node_noutputs(n) <= 1;
     if (!made) {
@@ -847,16 +847,17 @@ static const graft_type *call_type(Importer *im, const graft_node *n, StrBuf *wh
         const Onnx__NodeProto *np = id < im->m->norigin ? im->m->origin[id] : NULL;
         made = np && np->n_output <= 1 && !(np->domain && np->domain[0]);
     }
-    return made ? onnx_type_of_plain(im->g, n, im->plain_types, why)
-                : onnx_type_of(im->g, n, why);
+    return made ? onnx_type_of_plain(im->g, n, plain, why) : onnx_type_of(im->g, n, why);
 }
 
-/* The type inference gives n: its relation's for a call, the tuple's
- * field for an element; NULL when it knows none.  why: a contradiction. */
-static const graft_type *inferred_type(Importer *im, const graft_node *n, StrBuf *why)
+/* The type inference gives n: its relation's for a call (plain: the
+ * graph's cache), the tuple's field for an element; NULL when it knows
+ * none.  why: a contradiction. */
+static const graft_type *inferred_type(Importer *im, const graft_node *n, OnnxPlainTypes *plain,
+                                       StrBuf *why)
 {
     if (node_kind(n) == NODE_CALL)
-        return call_type(im, n, why);
+        return call_type(im, n, plain, why);
     if (node_kind(n) != NODE_GETITEM)
         return NULL;
     const graft_type *tuple = node_type(node_arg(n, 0));
@@ -885,13 +886,14 @@ static void infer_types(Importer *im, OutputValues *out)
 {
     StrBuf why = {0};
     uint32_t count = graph_node_count(im->g);
+    OnnxPlainTypes *plain = onnx_plain_types(im->g); /* note [made calls' types] */
     for (uint32_t id = im->after_inputs; id < count && im->ok; id++) {
         graft_node *n = graph_node(im->g, id);
         keep_unread(out, n, id);
         if (id < im->after_leaves)
             continue; /* (an initializer: no call) */
         const graft_type *declared = node_type(n);
-        const graft_type *t = inferred_type(im, n, &why);
+        const graft_type *t = inferred_type(im, n, plain, &why);
         if (!why.len && t && declared && !types_agree(declared, t)) {
             const char *value = graph_value_name(im->g, n);
             strbuf_printf(&why, "'%s' is declared %s, but the node makes %s",
@@ -949,8 +951,7 @@ static OnnxModel *import_model(Onnx__ModelProto *proto, const char *name, graft_
     graph_set_ir(m->g, IR_ONNX);
     graph_set_type_fn(m->g, onnx_type_of);
     Onnx__GraphProto *gp = proto->graph;
-    Importer im = {.m = m, .g = m->g, .plain_types = onnx_plain_types(m->g), .d = d,
-                   .ok = true, .quiet = quiet};
+    Importer im = {.m = m, .g = m->g, .d = d, .ok = true, .quiet = quiet};
     reserve_tables(&im, gp);
     if (gp->name)
         graph_set_name(m->g, gp->name);
