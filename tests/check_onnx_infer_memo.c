@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "engine_impl.h"
 #include "graph.h"
 #include "graph_impl.h"
 #include "limit.h"
@@ -391,6 +392,40 @@ START_TEST(test_memo_keys_colliding_types)
 }
 END_TEST
 
+/* note [action types by address], note [last address key] in
+ * src/runtime/rewrite_types.c: an ONNX call a rewrite makes takes the
+ * type of one typed before of its op, attribute values and operand
+ * types (the last one's first): Transposes of a and of b in turns, by
+ * one perm value and by an equal one, each get the type inference gives
+ * afresh, one for each key; a call with another perm gets its own. */
+START_TEST(test_action_types_by_address)
+{
+    graft_graph *g = graph_new();
+    graph_set_ir(g, IR_ONNX);
+    graph_set_type_fn(g, onnx_type_of);
+    const graft_type *a = tensor(g, "float32", (int64_t[]){2, 3, 4}, 3);
+    const graft_type *b = tensor(g, "float32", (int64_t[]){4, 3, 2}, 3);
+    graft_node *pa = graph_add_param(g, "a", a), *pb = graph_add_param(g, "b", b);
+    const graft_attr_value *swap = ints(g, (int64_t[]){2, 1, 0}, 3);
+    const graft_attr_value *again = ints(g, (int64_t[]){2, 1, 0}, 3);
+    ActionTypes *at = action_types_new(g);
+    StrBuf why = {0};
+    graft_node *operand[] = {pa, pb, pa, pa, pb, pb, pa};
+    for (int i = 0; i < 7; i++) {
+        graft_node *t = call(g, "Transpose", &operand[i], 1, "perm", i < 5 ? swap : again);
+        const graft_type *want = node_type(operand[i]) == a ? b : a;
+        ck_assert_ptr_eq(action_type(at, g, t, &why), want);
+        ck_assert_ptr_eq(onnx_type_of_fresh(g, t, &why), want);
+        ck_assert_uint_eq(why.len, 0);
+    }
+    graft_node *other = call(g, "Transpose", &pa, 1, "perm", ints(g, (int64_t[]){0, 2, 1}, 3));
+    ck_assert_str_eq(action_type(at, g, other, &why)->text, "Tensor[(2, 4, 3), float32]");
+    action_types_free(at);
+    strbuf_free(&why);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *onnx_infer_memo_suite(void)
 {
     Suite *s = suite_create("onnx_infer_memo");
@@ -405,6 +440,7 @@ static Suite *onnx_infer_memo_suite(void)
     tcase_add_test(tc, test_plain_calls);
     tcase_add_test(tc, test_plain_calls_two_a_slot);
     tcase_add_test(tc, test_memo_keys_colliding_types);
+    tcase_add_test(tc, test_action_types_by_address);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -66,6 +66,8 @@ struct ActionTypes {
     KeyMap by_address;    /* an address key's hash -> its entry in
                              addressed, +1 */
     VEC(AddressTyped) addressed;
+    size_t last_addressed; /* the entry address_type took or made last,
+                              +1 (note [last address key]) */
     TypeCache *relations; /* type_infer_cached's cache of relations */
     IrKind ir;            /* the graph's IR */
 };
@@ -345,6 +347,13 @@ static void address_remember(ActionTypes *at, const graft_node *n, const char *d
     vec_push(&at->addressed, t);
 }
 
+/* note [last address key]: an action makes its call on operands of the
+ * same types rewrite after rewrite (the workload's ONNX rewrite: one
+ * key, 10,000 times), so the entry address_type took or made last is
+ * compared first, before the key's hash and the KeyMap's probe: 120
+ * instructions a rewrite, 1.2 M of that job (bench/RESULTS.md, session
+ * 28, branch infer).  Any other key goes on to the map. */
+
 /* action_type of an ONNX call (note [action types by address]). */
 static const graft_type *address_type(ActionTypes *at, graft_graph *g, const graft_node *n,
                                       StrBuf *why)
@@ -352,12 +361,17 @@ static const graft_type *address_type(ActionTypes *at, graft_graph *g, const gra
     if (!addressable(n))
         return type_infer_cached(g, n, at->relations, why);
     const char *domain = graph_node_domain(g, n);
+    const AddressTyped *last = at->last_addressed ? &at->addressed.items[at->last_addressed - 1]
+                                                  : NULL;
+    if (last && address_same(last, n, domain))
+        return last->type; /* note [last address key] */
     int64_t *entry = keymap_put(&at->by_address, address_hash(n, domain), 0);
     if (*entry) {
         const AddressTyped *t = &at->addressed.items[*entry - 1];
-        if (address_same(t, n, domain))
-            return t->type;
-        return type_infer_cached(g, n, at->relations, why); /* another key's hash */
+        if (!address_same(t, n, domain))
+            return type_infer_cached(g, n, at->relations, why); /* another key's hash */
+        at->last_addressed = (size_t)*entry;
+        return t->type;
     }
     const graft_type *type = type_infer_cached(g, n, at->relations, why);
     if (!type || why->len) {
@@ -366,6 +380,7 @@ static const graft_type *address_type(ActionTypes *at, graft_graph *g, const gra
     }
     address_remember(at, n, domain, type);
     *entry = (int64_t)at->addressed.len;
+    at->last_addressed = at->addressed.len;
     return type;
 }
 
