@@ -27,31 +27,22 @@ static OnnxType operand_type(const graft_node *a)
     return t;
 }
 
-/* note [shared types]: an output whose dtype and dims are an operand's
- * (the element-wise ops, most of a model) takes that operand's type
- * rather than a new one; a type is never changed once made, so one type
- * may stand for many values (bench/onnx_e2e.sh: a new type's text and
- * copy cost 2,700 instructions per node). */
-static const graft_type *operand_type_equal(const graft_node *n, const OnnxType *t)
-{
-    for (int i = 0; i < node_nargs(n); i++) {
-        const graft_type *a = node_type(node_arg(n, i));
-        if (a && a->kind == TYPE_TENSOR && a->rank == t->rank &&
-            strcmp(a->dtype, t->dtype) == 0 &&
-            (t->rank == 0 || memcmp(a->dims, t->dims, (size_t)t->rank * sizeof *a->dims) == 0))
-            return a;
-    }
-    return NULL;
-}
+/* note [shared types]: an output of an operand's dtype and dims (the
+ * element-wise ops, most of a model) takes that operand's type, not a
+ * new one of its own (bench/onnx_e2e.sh: a new type's text and copy
+ * cost 2,700 instructions per node): graph_type_tensor gives the one
+ * type of a dtype and dims (note [canonical tensor types] in
+ * src/ir/graph_type.c), which the operand has.  A type is never changed
+ * once made, so one type may stand for many values.  (Until session 28
+ * the operands' types were compared here first.) */
 
 /* An output of n as a graft type: NULL unless its dtype and rank are
  * known. */
-static const graft_type *output_type(graft_graph *g, const graft_node *n, const OnnxType *t)
+static const graft_type *output_type(graft_graph *g, const OnnxType *t)
 {
     if (!t->dtype || t->rank < 0)
         return NULL;
-    const graft_type *same = operand_type_equal(n, t);
-    return same ? same : graph_type_tensor(g, t->dtype, t->dims, t->rank);
+    return graph_type_tensor(g, t->dtype, t->dims, t->rank);
 }
 
 /* The results a call has: those the model named, or for a call a rewrite
@@ -76,15 +67,15 @@ static int result_count(const graft_node *n, bool *tuple)
  * out[0] of a call with none. */
 enum { FEW = 4 };
 
-/* The type of call n from the outputs inference found. */
-static const graft_type *call_type(graft_graph *g, const graft_node *n, const OnnxType *out,
-                                   int nout, bool tuple)
+/* The type of a call from the nout outputs inference found (a tuple of
+ * them when tuple). */
+static const graft_type *call_type(graft_graph *g, const OnnxType *out, int nout, bool tuple)
 {
     const graft_type *few[FEW] = {0};
     const graft_type **fields = nout <= FEW ? few : xcalloc((size_t)nout, sizeof *fields);
     bool known = true;
     for (int i = 0; i < nout; i++)
-        known &= (fields[i] = output_type(g, n, &out[i])) != NULL;
+        known &= (fields[i] = output_type(g, &out[i])) != NULL;
     const graft_type *t = !tuple ? fields[0] : known ? graph_type_tuple(g, fields, nout) : NULL;
     if (fields != few)
         free(fields);
@@ -105,7 +96,7 @@ static bool infer_call(graft_graph *g, const graft_node *n, int nout, bool tuple
     for (int i = 0; i < nin; i++)
         in[i] = operand_type(node_arg(n, i));
     bool ok = onnx_infer_reading(n, in, nin, out, nout, why, read_values);
-    *type = ok ? call_type(g, n, out, nout, tuple) : NULL;
+    *type = ok ? call_type(g, out, nout, tuple) : NULL;
     if (in != in_few)
         free(in);
     if (out != out_few)
