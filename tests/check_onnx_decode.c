@@ -7,7 +7,7 @@
  * oneof's members one after the other).  Equal means equal packed bytes:
  * protobuf-c's pack writes every value, presence flag and unknown field
  * of a message.  And the import that follows: values of one declared type
- * share it (note [import types] in src/onnx/onnx_import.c).  And the
+ * share it (note [canonical tensor types] in src/ir/graph_type.c).  And the
  * decoder refuses what the wire check refuses, no more and no less (note
  * [checked as decoded] in src/onnx/onnx_decode.h): on every file of
  * tests/onnx/, tests/onnx/bad/ and the fuzz corpus, every prefix of two
@@ -239,12 +239,16 @@ END_TEST
 
 /* Graph inputs of one type share it, of another type do not (N and M are
  * two symbols: note [symbolic dims]); a scalar input too gets its own;
- * the texts are the types'. */
+ * the texts are the types'.  An initializer and an inferred result of a
+ * graph input's dtype and dims take its type: every type the import
+ * makes is the graph's one of its dtype and dims. */
 START_TEST(test_import_shares_types)
 {
     const char *text = "<\n  ir_version: 8,\n  opset_import: [\"\" : 17]\n>\n"
                        "g (float[N, 3] a, float[N, 3] b, float[3] c, float[M, 3] d, float s) "
-                       "=> (float[N, 3] y) {\n  y = Add (a, b)\n}\n";
+                       "=> (float[N, 3] y) <float[3] w = {1, 2, 3}> {\n  y = Add (a, b)\n"
+                       "  z = Mul (c, w)\n  v = Transpose <perm = [1, 0]> (d)\n"
+                       "  u = Transpose <perm = [1, 0]> (v)\n}\n";
     Source *src = source_from_string("t.onnxtxt", text, strlen(text));
     graft_diag *d = diag_new(stderr);
     OnnxModel *m = onnx_import(onnx_text_read(src, NULL, d), "t.onnxtxt", d);
@@ -260,6 +264,14 @@ START_TEST(test_import_shares_types)
     ck_assert_str_eq(t[3]->text, "Tensor[(M, 3), float32]");
     ck_assert_str_eq(t[2]->text, "Tensor[(3), float32]");
     ck_assert_str_eq(t[4]->text, "float32");
+    const graft_node *w = onnx_value_named(&m->values, graph_intern(m->g, "w"));
+    const graft_node *z = onnx_value_named(&m->values, graph_intern(m->g, "z"));
+    const graft_node *u = onnx_value_named(&m->values, graph_intern(m->g, "u"));
+    ck_assert_ptr_eq(node_type(w), t[2]);
+    ck_assert_ptr_eq(node_type(z), t[2]);
+    ck_assert_ptr_eq(node_type(u), t[3]); /* (made by inference: not an operand's) */
+    ck_assert_str_eq(node_type(onnx_value_named(&m->values, graph_intern(m->g, "v")))->text,
+                     "Tensor[(3, M), float32]");
     onnx_graph_free(m);
     diag_free(d);
     source_free(src);
@@ -493,7 +505,7 @@ START_TEST(test_values_by_address)
 }
 END_TEST
 
-/* note [calls typed as made], note [made calls' types]: a call of one
+/* note [calls typed as made], note [plain calls]: a call of one
  * result typed as imported gets the type onnx_type_of gives it
  * (float[2, 3] for the Add, float[3, 2] for the Transpose, whose declared
  * type of that text stays its own); made keeps the memo's answer for the
@@ -519,19 +531,19 @@ START_TEST(test_calls_typed_as_made)
     ck_assert_str_eq(node_type(add)->text, "Tensor[(2, 3), float32]");
     ck_assert_str_eq(node_type(transpose)->text, "Tensor[(3, 2), float32]");
     StrBuf why = {0};
-    OnnxMadeTypes *made = calloc(1, sizeof *made);
-    ck_assert_ptr_eq(onnx_type_of_made(m->g, add, made, &why), node_type(add));
+    OnnxPlainTypes *made = calloc(1, sizeof *made);
+    ck_assert_ptr_eq(onnx_type_of_plain(m->g, add, made, &why), node_type(add));
     ck_assert_ptr_eq(onnx_type_of(m->g, add, &why), node_type(add));
-    const graft_type *inferred = onnx_type_of_made(m->g, transpose, made, &why);
+    const graft_type *inferred = onnx_type_of_plain(m->g, transpose, made, &why);
     ck_assert_str_eq(inferred->text, "Tensor[(3, 2), float32]"); /* (t's declared type stays) */
     ck_assert_ptr_eq(onnx_type_of(m->g, transpose, &why), inferred);
-    ck_assert_str_eq(onnx_type_of_made(m->g, reshape, made, &why)->text,
+    ck_assert_str_eq(onnx_type_of_plain(m->g, reshape, made, &why)->text,
                      "Tensor[(3, 2), float32]");
     ck_assert_uint_eq(why.len, 0);
     int kept = 0;
-    for (int i = 0; i < 1 << ONNX_MADE_TYPES_BITS; i++)
+    for (int i = 0; i < 1 << ONNX_PLAIN_TYPES_BITS; i++)
         for (int k = 0; k < 2; k++) {
-            const OnnxMadeType *e = &made->pair[i][k];
+            const OnnxPlainType *e = &made->pair[i][k];
             if (!e->op)
                 continue;
             kept++;
@@ -542,7 +554,7 @@ START_TEST(test_calls_typed_as_made)
             ck_assert_ptr_eq(e->type, node_type(add));
         }
     ck_assert_int_eq(kept, 1);
-    ck_assert_ptr_eq(onnx_type_of_made(m->g, add, made, &why), node_type(add)); /* (made's) */
+    ck_assert_ptr_eq(onnx_type_of_plain(m->g, add, made, &why), node_type(add)); /* (made's) */
     const graft_node *split = node_arg(p, 0);
     ck_assert_int_eq(node_kind(p), NODE_GETITEM);
     ck_assert_int_eq(node_type(split)->kind, TYPE_TUPLE);

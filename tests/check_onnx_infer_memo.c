@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "diag.h"
+#include "engine_impl.h"
 #include "graph.h"
+#include "graph_impl.h"
 #include "limit.h"
 #include "onnx_file.h"
 #include "onnx_graph.h"
@@ -273,39 +275,147 @@ END_TEST
 
 /* note [plain calls]: a slot of the plain calls' cache holds the last two
  * keys put there, so two keys that meet in one slot (as the allocator's
- * addresses decide) do not evict each other.  200 keys in 64 slots: every
- * key among the last two put in its slot is found with its type, every
- * older one is not, and some slot holds two. */
+ * addresses decide) do not evict each other.  200 keys in 32 slots:
+ * every key among the last two put in its slot is found there with the
+ * memo's type, every older one is not (and is typed by the memo again,
+ * then found), and some slot holds two. */
 START_TEST(test_plain_calls_two_a_slot)
 {
-    enum { KEYS = 200 };
+    enum { KEYS = 200, SLOTS = 1 << ONNX_PLAIN_TYPES_BITS };
     graft_graph *g = graph_new();
+    OnnxPlainTypes *plain = onnx_plain_types(g);
     graft_node *calls[KEYS];
-    PlainKey keys[KEYS];
-    int last[64][2] = {{0}}; /* per slot: 1 + the last two keys put, newest first */
+    size_t slot[KEYS];
+    int last[SLOTS][2] = {{0}}; /* per slot: 1 + the last two keys put, newest first */
     for (int i = 0; i < KEYS; i++) {
         graft_node *x = graph_add_param(g, "x", tensor(g, "float32", (int64_t[]){i + 1}, 1));
         calls[i] = call(g, "Relu", &x, 1, NULL, NULL);
-        const graft_type *t;
-        ck_assert(!plain_memo_find(g, calls[i], 1, false, &keys[i], &t));
-        ck_assert_uint_lt(keys[i].slot, 64);
-        plain_memo_put(&keys[i], node_type(node_arg(calls[i], 0)));
-        last[keys[i].slot][1] = last[keys[i].slot][0];
-        last[keys[i].slot][0] = i + 1;
+        const graft_type *t[2];
+        ck_assert_int_eq(onnx_plain_key(calls[i], t), 1);
+        slot[i] = onnx_plain_slot(node_op(calls[i]), t);
+        ck_assert_ptr_eq(type_of(g, calls[i]), node_type(x));
+        last[slot[i]][1] = last[slot[i]][0];
+        last[slot[i]][0] = i + 1;
     }
+    ck_assert_uint_eq(type_memo_size(g), KEYS);
     int slots_with_two = 0;
-    for (int s = 0; s < 64; s++)
+    for (int s = 0; s < SLOTS; s++)
         slots_with_two += last[s][1] != 0;
     ck_assert_int_gt(slots_with_two, 0);
     for (int i = 0; i < KEYS; i++) {
-        PlainKey key;
-        const graft_type *t = NULL;
-        size_t slot = keys[i].slot;
-        bool kept = last[slot][0] == i + 1 || last[slot][1] == i + 1;
-        ck_assert_int_eq(plain_memo_find(g, calls[i], 1, false, &key, &t), kept);
-        if (kept)
-            ck_assert_ptr_eq(t, node_type(node_arg(calls[i], 0)));
+        const graft_type *operand = node_type(node_arg(calls[i], 0));
+        bool kept = last[slot[i]][0] == i + 1 || last[slot[i]][1] == i + 1, found = false;
+        for (int k = 0; k < 2; k++) {
+            const OnnxPlainType *e = &plain->pair[slot[i]][k];
+            if (e->op == node_op(calls[i]) && e->nargs == 1 && e->operand[0] == operand) {
+                ck_assert_ptr_eq(e->type, operand);
+                found = true;
+            }
+        }
+        ck_assert_int_eq(found, kept);
     }
+    ck_assert_ptr_eq(type_of(g, calls[0]), node_type(node_arg(calls[0], 0)));
+    ck_assert_ptr_eq(plain->pair[slot[0]][0].operand[0], node_type(node_arg(calls[0], 0)));
+    ck_assert_uint_eq(type_memo_size(g), KEYS);
+    graph_free(g);
+}
+END_TEST
+
+/* Makes the graph's entry of tensor type taken (note [canonical tensor
+ * types] in src/ir/graph_type.c) hold holder: taken's hash is then
+ * holder's, as when two shapes' hashes collide. */
+static void give_hash(graft_graph *g, const graft_type *taken, const graft_type *holder)
+{
+    KeyMap *types = &g->tensor_types;
+    size_t moved = 0;
+    for (size_t i = 0; i < types->cap; i++)
+        if (types->slots[i].key && types->slots[i].value == (int64_t)(intptr_t)taken) {
+            types->slots[i].value = (int64_t)(intptr_t)holder;
+            moved++;
+        }
+    ck_assert_uint_eq(moved, 1);
+}
+
+/* Asserts call n's type through the memo is want, and the one inferred
+ * afresh is of its dtype and dims. */
+static void typed_as(graft_graph *g, const graft_node *n, const graft_type *want)
+{
+    StrBuf why = {0};
+    const graft_type *fresh = onnx_type_of_fresh(g, n, &why);
+    ck_assert_uint_eq(why.len, 0);
+    strbuf_free(&why);
+    ck_assert_ptr_eq(type_of(g, n), want);
+    ck_assert(type_equal(fresh, want));
+    ck_assert_str_eq(fresh->text, want->text);
+}
+
+/* note [canonical tensor types], note [inference memo]: a shape whose
+ * key another shape holds in the graph (forced here: b's entry made to
+ * hold a) goes to the next key, where it is one type again, right (its
+ * dims and text its own), made once; the memo keys calls on it by that
+ * type, and each is typed as afresh; a result of its dtype and dims is
+ * that type (note [shared types]), even on an operand of b, which the
+ * graph no longer finds. */
+START_TEST(test_memo_keys_colliding_types)
+{
+    graft_graph *g = graph_new();
+    const graft_type *a = tensor(g, "float32", (int64_t[]){2, 3}, 2);
+    const graft_type *b = tensor(g, "float32", (int64_t[]){3, 2}, 2);
+    give_hash(g, b, a);
+    const graft_type *b2 = tensor(g, "float32", (int64_t[]){3, 2}, 2);
+    ck_assert_ptr_ne(b2, a);
+    ck_assert_ptr_ne(b2, b); /* (b is no longer found: its entry holds a) */
+    ck_assert_str_eq(b2->text, "Tensor[(3, 2), float32]");
+    ck_assert(type_equal(b2, b));
+    ck_assert_ptr_eq(tensor(g, "float32", (int64_t[]){3, 2}, 2), b2); /* made once */
+    ck_assert_ptr_eq(tensor(g, "float32", (int64_t[]){2, 3}, 2), a);
+    graft_node *pa = graph_add_param(g, "a", a), *pb = graph_add_param(g, "b", b);
+    graft_node *pb2 = graph_add_param(g, "b2", b2);
+    graft_node *pb3 = graph_add_param(g, "b3", tensor(g, "float32", (int64_t[]){3, 2}, 2));
+    typed_as(g, call(g, "Relu", &pa, 1, NULL, NULL), a);
+    typed_as(g, call(g, "Relu", &pb, 1, NULL, NULL), b2);
+    typed_as(g, call(g, "Relu", &pb2, 1, NULL, NULL), b2);
+    typed_as(g, call(g, "Relu", &pb3, 1, NULL, NULL), b2); /* remembered */
+    ck_assert_uint_eq(type_memo_size(g), 3);
+    const graft_attr_value *swap = ints(g, (int64_t[]){1, 0}, 2);
+    typed_as(g, call(g, "Transpose", &pb2, 1, "perm", swap), a);
+    typed_as(g, call(g, "Transpose", &pb3, 1, "perm", swap), a);
+    typed_as(g, call(g, "Transpose", &pa, 1, "perm", swap), b2);
+    ck_assert_uint_eq(type_memo_size(g), 5);
+    graph_free(g);
+}
+END_TEST
+
+/* note [action types by address], note [last address key] in
+ * src/runtime/rewrite_types.c: an ONNX call a rewrite makes takes the
+ * type of one typed before of its op, attribute values and operand
+ * types (the last one's first): Transposes of a and of b in turns, by
+ * one perm value and by an equal one, each get the type inference gives
+ * afresh, one for each key; a call with another perm gets its own. */
+START_TEST(test_action_types_by_address)
+{
+    graft_graph *g = graph_new();
+    graph_set_ir(g, IR_ONNX);
+    graph_set_type_fn(g, onnx_type_of);
+    const graft_type *a = tensor(g, "float32", (int64_t[]){2, 3, 4}, 3);
+    const graft_type *b = tensor(g, "float32", (int64_t[]){4, 3, 2}, 3);
+    graft_node *pa = graph_add_param(g, "a", a), *pb = graph_add_param(g, "b", b);
+    const graft_attr_value *swap = ints(g, (int64_t[]){2, 1, 0}, 3);
+    const graft_attr_value *again = ints(g, (int64_t[]){2, 1, 0}, 3);
+    ActionTypes *at = action_types_new(g);
+    StrBuf why = {0};
+    graft_node *operand[] = {pa, pb, pa, pa, pb, pb, pa};
+    for (int i = 0; i < 7; i++) {
+        graft_node *t = call(g, "Transpose", &operand[i], 1, "perm", i < 5 ? swap : again);
+        const graft_type *want = node_type(operand[i]) == a ? b : a;
+        ck_assert_ptr_eq(action_type(at, g, t, &why), want);
+        ck_assert_ptr_eq(onnx_type_of_fresh(g, t, &why), want);
+        ck_assert_uint_eq(why.len, 0);
+    }
+    graft_node *other = call(g, "Transpose", &pa, 1, "perm", ints(g, (int64_t[]){0, 2, 1}, 3));
+    ck_assert_str_eq(action_type(at, g, other, &why)->text, "Tensor[(2, 4, 3), float32]");
+    action_types_free(at);
+    strbuf_free(&why);
     graph_free(g);
 }
 END_TEST
@@ -323,6 +433,8 @@ static Suite *onnx_infer_memo_suite(void)
     tcase_add_test(tc, test_memo_skips_contradictions);
     tcase_add_test(tc, test_plain_calls);
     tcase_add_test(tc, test_plain_calls_two_a_slot);
+    tcase_add_test(tc, test_memo_keys_colliding_types);
+    tcase_add_test(tc, test_action_types_by_address);
     suite_add_tcase(s, tc);
     return s;
 }

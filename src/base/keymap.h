@@ -161,11 +161,10 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t v)
  * (note [ops seen] in model_check.c), an ONNX model's ops among the
  * rules' (note [ops checked] in onnx_file.c), type inference's
  * relations (note [relations seen] in type_infer.c), ONNX typing's
- * plain calls (note [plain calls] in onnx_types_memo.c), the ONNX
- * import's calls (note [made calls' types] in onnx_types.c) and the
- * graph's canonical strings (note [canonical pointers] in graph.c); no
- * other slot formula (exceptions: 0, counted by tests/one_notes.sh).  The
- * last four,
+ * plain calls (note [plain calls] in onnx_types.c) and the graph's
+ * canonical strings (note [canonical pointers] in graph.c); no other
+ * slot formula (exceptions: 0, counted by tests/one_notes.sh).  The
+ * last three,
  * keyed by addresses, keep two entries a slot through cache_pair_find and
  * cache_pair_put below, the one copy of that slot's rules. */
 static inline size_t cache_slot(uint64_t key, unsigned bits)

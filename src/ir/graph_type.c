@@ -94,10 +94,15 @@ static const graft_type *scalar_type(graft_graph *g, const char *dtype)
  * shapes).  So the graph keeps one type per dtype and dims, found by a
  * hash of the dtype's address and the dims, and hands it out again
  * (types are never changed once made, and nodes share them: graph.h).
- * Equal tensor types are then mostly one pointer, which the rewrite's
- * memo of action types hashes (note [action types] in
- * src/runtime/rewrite_types.c); a second type of a hash already taken
- * is made anew each time, as before. */
+ * Equal tensor types are then one pointer, which the memos of ONNX's
+ * inference and of the rewrite's action types key by (note [inference
+ * memo] in src/onnx/onnx_types_memo.c, note [action types] in
+ * src/runtime/rewrite_types.c).  A key another shape holds (two hashes
+ * equal, or equal but for the bit the 1 below sets) is followed by the
+ * next key of a fixed sequence (next_key) until the shape's own or a
+ * free one: so a second shape of a key taken is one type too (before
+ * session 28 it was made anew each time, a type per value, which the
+ * memos could only miss). */
 static uint64_t tensor_key(const char *dtype, const int64_t *dims, int rank)
 {
     /* hash_word's multiply, not hash_mix: dims one apart (4 and 5) went
@@ -106,6 +111,13 @@ static uint64_t tensor_key(const char *dtype, const int64_t *dims, int rank)
     for (int i = 0; i < rank; i++)
         h = hash_word(h, (uint64_t)dims[i]);
     return h | 1; /* a KeyMap key is never 0 */
+}
+
+/* The key after key in the sequence a shape's types are looked for
+ * along, when another shape holds it. */
+static uint64_t next_key(uint64_t key)
+{
+    return hash_word(key, 1) | 1;
 }
 
 static bool tensor_is(const graft_type *t, const char *dtype, const int64_t *dims, int rank)
@@ -140,13 +152,17 @@ const graft_type *graph_type_tensor(graft_graph *g, const char *dtype, const int
     dtype = graph_intern(g, dtype);
     if (rank == 0)
         return scalar_type(g, dtype);
-    int64_t *entry = keymap_put(&g->tensor_types, tensor_key(dtype, dims, rank), 0);
-    const graft_type *known = (const graft_type *)(intptr_t)*entry;
-    if (known)
-        return tensor_is(known, dtype, dims, rank) ? known : tensor_made(g, dtype, dims, rank);
-    graft_type *t = tensor_made(g, dtype, dims, rank);
-    *entry = (int64_t)(intptr_t)t;
-    return t;
+    for (uint64_t key = tensor_key(dtype, dims, rank);; key = next_key(key)) {
+        int64_t *entry = keymap_put(&g->tensor_types, key, 0);
+        const graft_type *known = (const graft_type *)(intptr_t)*entry;
+        if (!known) {
+            graft_type *t = tensor_made(g, dtype, dims, rank);
+            *entry = (int64_t)(intptr_t)t;
+            return t;
+        }
+        if (tensor_is(known, dtype, dims, rank))
+            return known;
+    }
 }
 
 /* A tensor type is remade (dims and dtype are all it is); any other is

@@ -156,69 +156,79 @@ void onnx_graph_free(OnnxModel *m);
  * (why says how); a call like one typed before takes its type (note
  * [inference memo] in onnx_types_memo.c). */
 const graft_type *onnx_type_of(graft_graph *g, const graft_node *n, StrBuf *why);
-/* The memo's answers for the calls an import typed lately, its own
- * (note [made calls' types] in onnx_types.c); zeroed: empty. */
-enum { ONNX_MADE_TYPES_BITS = 5 };
-typedef struct OnnxMadeType {
+/* The memo's answers for plain calls, found by their op and operands'
+ * types (note [plain calls] in onnx_types.c); zeroed: empty. */
+enum { ONNX_PLAIN_TYPES_BITS = 5 };
+typedef struct OnnxPlainType {
     const char *op;               /* interned; NULL: an empty entry */
     int nargs;                    /* 1 or 2 */
     const graft_type *operand[2]; /* tensor types (NULL past the last) */
     const graft_type *type;       /* the memo's answer */
-} OnnxMadeType;
-typedef struct OnnxMadeTypes {
-    OnnxMadeType pair[1 << ONNX_MADE_TYPES_BITS][2]; /* note [one cache slot] in keymap.h */
-} OnnxMadeTypes;
+} OnnxPlainType;
+typedef struct OnnxPlainTypes {
+    OnnxPlainType pair[1 << ONNX_PLAIN_TYPES_BITS][2]; /* note [one cache slot] in keymap.h */
+} OnnxPlainTypes;
 
-/* onnx_type_of_made when made has no answer for n's key: the memo's,
- * put in pair (n's slot of made; NULL: n has no key of made's) when it
+/* g's cache of plain calls' types, its memo's (made on first use; freed
+ * with g). */
+OnnxPlainTypes *onnx_plain_types(graft_graph *g);
+
+/* onnx_type_of_plain when plain has no answer for n's key: the memo's,
+ * put in pair (n's slot of plain; NULL: n has no key of plain's) when it
  * is the memo's answer for that key. */
-const graft_type *onnx_type_of_made_missed(graft_graph *g, const graft_node *n,
-                                           OnnxMadeType *pair, StrBuf *why);
+const graft_type *onnx_type_of_plain_missed(graft_graph *g, const graft_node *n,
+                                            OnnxPlainType *pair, StrBuf *why);
 
 /* The tensor type of operand i of n, NULL when it has none or n fewer
  * operands. */
-static inline const graft_type *onnx_made_operand(const graft_node *n, int i)
+static inline const graft_type *onnx_plain_operand(const graft_node *n, int i)
 {
     const graft_type *t = i < node_nargs(n) ? node_type(node_arg(n, i)) : NULL;
     return t && t->kind == TYPE_TENSOR ? t : NULL;
 }
 
-/* Call n's key in OnnxMadeTypes, its operands' types into t: its count
+/* Call n's key in OnnxPlainTypes, its operands' types into t: its count
  * of operands, 0 when it has no key there (an attribute, no op, other
  * than one or two operands, one of no tensor type). */
-static inline int onnx_made_key(const graft_node *n, const graft_type *t[2])
+static inline int onnx_plain_key(const graft_node *n, const graft_type *t[2])
 {
     int nargs = node_nargs(n);
-    t[0] = onnx_made_operand(n, 0);
-    t[1] = onnx_made_operand(n, 1);
+    t[0] = onnx_plain_operand(n, 0);
+    t[1] = onnx_plain_operand(n, 1);
     bool keyed = node_op(n) && node_nattrs(n) == 0 && t[0] &&
                  (nargs == 1 || (nargs == 2 && t[1]));
     return keyed ? nargs : 0;
 }
 
-/* onnx_type_of of call n, which the caller knows is of the default
- * domain (graph_node_domain NULL) and of one result, not read by element:
- * the import's calls (note [calls typed as made] in onnx_import.c),
- * answered from made when it holds the memo's answer for n's op and
- * operand types (note [made calls' types] in onnx_types.c); inline, the
- * memo behind a call. */
-static inline const graft_type *onnx_type_of_made(graft_graph *g, const graft_node *n,
-                                                  OnnxMadeTypes *made, StrBuf *why)
+/* The slot of OnnxPlainTypes of op on operands of types t. */
+static inline size_t onnx_plain_slot(const char *op, const graft_type *const t[2])
 {
-    const graft_type *t[2];
-    int nargs = onnx_made_key(n, t);
-    const char *op = node_op(n);
-    if (!nargs)
-        return op ? onnx_type_of_made_missed(g, n, NULL, why) : NULL;
     uint64_t h = hash_word(hash_word(hash_word(0, (uint64_t)(uintptr_t)op),
                                      (uint64_t)(uintptr_t)t[0]),
                            (uint64_t)(uintptr_t)t[1]);
-    OnnxMadeType *pair = made->pair[cache_slot(h, ONNX_MADE_TYPES_BITS)];
+    return cache_slot(h, ONNX_PLAIN_TYPES_BITS);
+}
+
+/* onnx_type_of of call n, which the caller knows is of the default
+ * domain (graph_node_domain NULL) and of one result, not read by element
+ * (the import's calls: note [calls typed as made] in onnx_import.c),
+ * answered from plain when it holds the memo's answer for n's op and
+ * operand types (note [plain calls] in onnx_types.c); inline, the memo
+ * behind a call. */
+static inline const graft_type *onnx_type_of_plain(graft_graph *g, const graft_node *n,
+                                                   OnnxPlainTypes *plain, StrBuf *why)
+{
+    const graft_type *t[2];
+    int nargs = onnx_plain_key(n, t);
+    const char *op = node_op(n);
+    if (!nargs)
+        return op ? onnx_type_of_plain_missed(g, n, NULL, why) : NULL;
+    OnnxPlainType *pair = plain->pair[onnx_plain_slot(op, t)];
     for (int k = 0; k < 2; k++)
         if (pair[k].op == op && pair[k].nargs == nargs && pair[k].operand[0] == t[0] &&
             pair[k].operand[1] == t[1])
             return pair[k].type;
-    return onnx_type_of_made_missed(g, n, pair, why);
+    return onnx_type_of_plain_missed(g, n, pair, why);
 }
 /* The same inferred afresh, without the memo of note [inference memo]
  * (onnx_types_memo.c), for the tests that compare the two. */

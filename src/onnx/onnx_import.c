@@ -18,14 +18,12 @@ typedef struct Importer {
     OnnxModel *m;
     graft_graph *g;
     OnnxValues values; /* interned value name -> the node that makes it */
-    KeyMap types;   /* hash of a value's dtype and dims -> its type: note [import types] */
     struct {
         const Onnx__TypeProto *proto; /* a TypeProto value_type read lately, */
         const graft_type *type;       /* and its type: note [shared value types] */
     } recent[ONNX_TYPE_MEMO];
     unsigned next_recent; /* the entry of recent the next new one replaces */
     unsigned last_recent; /* the entry value_type took last */
-    OnnxMadeTypes made_types; /* note [made calls' types] in onnx_types.c */
     const char *op_noted[1 << ONNX_OPS_NOTED_BITS]; /* note [ops as imported] */
     bool domains; /* a NodeProto names a domain: note [calls typed as made] */
     uint32_t origin_room; /* entries of m->origin: more than the ids import makes */
@@ -173,30 +171,14 @@ static const char *elem_dtype(int32_t elem)
 
 /* note [import types]: the values a model declares mostly share a few
  * types (the seed's workload: two for 10,000 graph inputs), and making
- * one formats its text (graph_type_tensor), 1,500 instructions per graph
- * input (bench/onnx_e2e.sh).  So each distinct type is made once and the
- * other values take it, as inferred types are shared (note [shared types]
- * in onnx_types.c); types are never changed once made.  The map is keyed
- * by a hash of the dtype and dims, and a hit is compared before it is
- * taken (a colliding type is made anew). */
-static const graft_type *shared_type(Importer *im, const char *dtype, const int64_t *dims,
-                                     int rank)
-{
-    if (rank == 0) /* a scalar: the graph keeps one per dtype itself */
-        return graph_type_tensor(im->g, dtype, dims, rank);
-    uint64_t key = hash_bytes(dims, (size_t)rank * sizeof *dims, hash_bytes(dtype,
-                                                                            strlen(dtype), 0));
-    int64_t *slot = keymap_put(&im->types, key ? key : 1, 0);
-    const graft_type *t = (const graft_type *)(intptr_t)*slot;
-    bool same = t && t->rank == rank && strcmp(t->dtype, dtype) == 0 &&
-                memcmp(t->dims, dims, (size_t)rank * sizeof *dims) == 0;
-    if (same)
-        return t;
-    t = graph_type_tensor(im->g, dtype, dims, rank);
-    if (!*slot)
-        *slot = (int64_t)(intptr_t)t;
-    return t;
-}
+ * one formats its text, 1,500 instructions per graph input
+ * (bench/onnx_e2e.sh).  Each value takes the graph's one type of its
+ * dtype and dims (graph_type_tensor: note [canonical tensor types] in
+ * src/ir/graph_type.c), made once and found by their hash after, so that
+ * values of one type share it as inferred results do (note [shared
+ * types] in onnx_types.c).  (The import kept a map of its own from a
+ * dtype and dims to their type until session 28: the graph's map does
+ * the same.) */
 
 /* A dim of a ValueInfoProto: its number, the graph's symbol of its
  * parameter ("N": note [symbolic dims] in src/ir/dim_symbol.c), or "?"
@@ -211,9 +193,14 @@ static int64_t value_dim(Importer *im, const Onnx__TensorShapeProto__Dimension *
     return DIM_ANY;
 }
 
-/* The tensor type of TypeProto tp; NULL for another type or an unknown
- * element type. */
-static const graft_type *proto_type(Importer *im, const Onnx__TypeProto *tp)
+/* The tensor type of TypeProto tp, the graph's one of its dtype and dims
+ * (note [canonical tensor types] in src/ir/graph_type.c); NULL for
+ * another type or an unknown element type.  Out of line: value_type asks
+ * for it once per TypeProto, and inlined there it kept value_type out of
+ * the loop over the graph inputs (a call per input, 1.3 M instructions
+ * of issue 34's ONNX jobs). */
+static __attribute__((noinline)) const graft_type *proto_type(Importer *im,
+                                                              const Onnx__TypeProto *tp)
 {
     if (!tp || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type ||
         !tp->tensor_type->shape)
@@ -226,7 +213,7 @@ static const graft_type *proto_type(Importer *im, const Onnx__TypeProto *tp)
     int64_t *dims = shape->n_dim <= 8 ? small : xcalloc(shape->n_dim, sizeof *dims);
     for (size_t i = 0; i < shape->n_dim; i++)
         dims[i] = value_dim(im, shape->dim[i]);
-    const graft_type *t = shared_type(im, dtype, dims, (int)shape->n_dim);
+    const graft_type *t = graph_type_tensor(im->g, dtype, dims, (int)shape->n_dim);
     if (dims != small)
         free(dims);
     return t;
@@ -803,9 +790,14 @@ static void output_values_free(OutputValues *out)
  * own shape inference, graft's inference agreed at every node
  * (tests/onnx_declared_types.sh). */
 
-/* Whether what declared and made say of a tensor agrees. */
+/* Whether what declared and made say of a tensor agrees: at once when
+ * they are one type, as a declared type inference finds again mostly is
+ * (one type per dtype and dims: note [canonical tensor types] in
+ * src/ir/graph_type.c; issue 34's workload: every graph output). */
 static bool types_agree(const graft_type *declared, const graft_type *made)
 {
+    if (declared == made)
+        return true;
     if (declared->kind != TYPE_TENSOR || made->kind != TYPE_TENSOR)
         return true; /* nothing declared of a tuple or an opaque type */
     if (declared->dtype && made->dtype && declared->dtype != made->dtype)
@@ -826,15 +818,28 @@ static bool types_agree(const graft_type *declared, const graft_type *made)
  * it made from its NodeProto: no domain but the default's (import_node
  * names another), one result (a NodeProto of one output or none; several
  * are elements, and no element of a call of one exists yet).  So such a
- * call is typed by onnx_type_of_made, told so (29 instructions a call
- * fewer on issue 34's workload), which answers most from the import's own
- * cache of the memo's answers (note [made calls' types] in onnx_types.c).
+ * call is typed by onnx_type_of_plain, told so (29 instructions a call
+ * fewer on issue 34's workload), which answers most from the graph's
+ * cache of the memo's answers (note [made calls' types]).
  * Any other call goes through onnx_type_of as a rewrite's do.  Every call
  * the import makes is a NodeProto's (import_node), and one of several
  * results is told so (graph_set_noutputs, node_results): so when no
  * NodeProto names a domain (note_op tells), node_noutputs answers without
  * the NodeProto. */
-static const graft_type *call_type(Importer *im, const graft_node *n, StrBuf *why)
+
+/* note [made calls' types]: the import's calls are most of a model's
+ * plain calls (note [plain calls] in onnx_types.c: every one of issue
+ * 34's workload's 60,000), so the import asks for the graph's cache of
+ * their types once (infer_types) and looks a call up there inline
+ * (onnx_type_of_plain), with no call into the memo.  Until session 28
+ * the import kept a cache of its own, and the memo a second one, found
+ * through the graph and keyed in memory, behind it; the inline cache
+ * saved 134 instructions a call over the memo's, and the memo's 126 over
+ * its whole key (8.0 M and 7.6 M on the workload's ONNX partition, at
+ * 10,000 copies: bench/RESULTS.md, session 28, branch infer): one cache,
+ * the inline one, is now both. */
+static const graft_type *call_type(Importer *im, const graft_node *n, OnnxPlainTypes *plain,
+                                   StrBuf *why)
 {
     bool made = !im->domains && node_noutputs(n) <= 1;
     if (!made) {
@@ -842,15 +847,17 @@ static const graft_type *call_type(Importer *im, const graft_node *n, StrBuf *wh
         const Onnx__NodeProto *np = id < im->m->norigin ? im->m->origin[id] : NULL;
         made = np && np->n_output <= 1 && !(np->domain && np->domain[0]);
     }
-    return made ? onnx_type_of_made(im->g, n, &im->made_types, why) : onnx_type_of(im->g, n, why);
+    return made ? onnx_type_of_plain(im->g, n, plain, why) : onnx_type_of(im->g, n, why);
 }
 
-/* The type inference gives n: its relation's for a call, the tuple's
- * field for an element; NULL when it knows none.  why: a contradiction. */
-static const graft_type *inferred_type(Importer *im, const graft_node *n, StrBuf *why)
+/* The type inference gives n: its relation's for a call (plain: the
+ * graph's cache), the tuple's field for an element; NULL when it knows
+ * none.  why: a contradiction. */
+static const graft_type *inferred_type(Importer *im, const graft_node *n, OnnxPlainTypes *plain,
+                                       StrBuf *why)
 {
     if (node_kind(n) == NODE_CALL)
-        return call_type(im, n, why);
+        return call_type(im, n, plain, why);
     if (node_kind(n) != NODE_GETITEM)
         return NULL;
     const graft_type *tuple = node_type(node_arg(n, 0));
@@ -879,13 +886,14 @@ static void infer_types(Importer *im, OutputValues *out)
 {
     StrBuf why = {0};
     uint32_t count = graph_node_count(im->g);
+    OnnxPlainTypes *plain = onnx_plain_types(im->g); /* note [made calls' types] */
     for (uint32_t id = im->after_inputs; id < count && im->ok; id++) {
         graft_node *n = graph_node(im->g, id);
         keep_unread(out, n, id);
         if (id < im->after_leaves)
             continue; /* (an initializer: no call) */
         const graft_type *declared = node_type(n);
-        const graft_type *t = inferred_type(im, n, &why);
+        const graft_type *t = inferred_type(im, n, plain, &why);
         if (!why.len && t && declared && !types_agree(declared, t)) {
             const char *value = graph_value_name(im->g, n);
             strbuf_printf(&why, "'%s' is declared %s, but the node makes %s",
@@ -961,7 +969,6 @@ static OnnxModel *import_model(Onnx__ModelProto *proto, const char *name, graft_
     output_values_free(&out);
     note_origins_made(&im); /* (the output's tuple too) */
     m->values = im.values; /* the names in use, for the export's fresh ones */
-    keymap_free(&im.types);
     if (!im.ok) {
         m->proto = NULL; /* the caller's */
         onnx_graph_free(m);

@@ -27,31 +27,22 @@ static OnnxType operand_type(const graft_node *a)
     return t;
 }
 
-/* note [shared types]: an output whose dtype and dims are an operand's
- * (the element-wise ops, most of a model) takes that operand's type
- * rather than a new one; a type is never changed once made, so one type
- * may stand for many values (bench/onnx_e2e.sh: a new type's text and
- * copy cost 2,700 instructions per node). */
-static const graft_type *operand_type_equal(const graft_node *n, const OnnxType *t)
-{
-    for (int i = 0; i < node_nargs(n); i++) {
-        const graft_type *a = node_type(node_arg(n, i));
-        if (a && a->kind == TYPE_TENSOR && a->rank == t->rank &&
-            strcmp(a->dtype, t->dtype) == 0 &&
-            (t->rank == 0 || memcmp(a->dims, t->dims, (size_t)t->rank * sizeof *a->dims) == 0))
-            return a;
-    }
-    return NULL;
-}
+/* note [shared types]: an output of an operand's dtype and dims (the
+ * element-wise ops, most of a model) takes that operand's type, not a
+ * new one of its own (bench/onnx_e2e.sh: a new type's text and copy
+ * cost 2,700 instructions per node): graph_type_tensor gives the one
+ * type of a dtype and dims (note [canonical tensor types] in
+ * src/ir/graph_type.c), which the operand has.  A type is never changed
+ * once made, so one type may stand for many values.  (Until session 28
+ * the operands' types were compared here first.) */
 
 /* An output of n as a graft type: NULL unless its dtype and rank are
  * known. */
-static const graft_type *output_type(graft_graph *g, const graft_node *n, const OnnxType *t)
+static const graft_type *output_type(graft_graph *g, const OnnxType *t)
 {
     if (!t->dtype || t->rank < 0)
         return NULL;
-    const graft_type *same = operand_type_equal(n, t);
-    return same ? same : graph_type_tensor(g, t->dtype, t->dims, t->rank);
+    return graph_type_tensor(g, t->dtype, t->dims, t->rank);
 }
 
 /* The results a call has: those the model named, or for a call a rewrite
@@ -76,15 +67,15 @@ static int result_count(const graft_node *n, bool *tuple)
  * out[0] of a call with none. */
 enum { FEW = 4 };
 
-/* The type of call n from the outputs inference found. */
-static const graft_type *call_type(graft_graph *g, const graft_node *n, const OnnxType *out,
-                                   int nout, bool tuple)
+/* The type of a call from the nout outputs inference found (a tuple of
+ * them when tuple). */
+static const graft_type *call_type(graft_graph *g, const OnnxType *out, int nout, bool tuple)
 {
     const graft_type *few[FEW] = {0};
     const graft_type **fields = nout <= FEW ? few : xcalloc((size_t)nout, sizeof *fields);
     bool known = true;
     for (int i = 0; i < nout; i++)
-        known &= (fields[i] = output_type(g, n, &out[i])) != NULL;
+        known &= (fields[i] = output_type(g, &out[i])) != NULL;
     const graft_type *t = !tuple ? fields[0] : known ? graph_type_tuple(g, fields, nout) : NULL;
     if (fields != few)
         free(fields);
@@ -105,7 +96,7 @@ static bool infer_call(graft_graph *g, const graft_node *n, int nout, bool tuple
     for (int i = 0; i < nin; i++)
         in[i] = operand_type(node_arg(n, i));
     bool ok = onnx_infer_reading(n, in, nin, out, nout, why, read_values);
-    *type = ok ? call_type(g, n, out, nout, tuple) : NULL;
+    *type = ok ? call_type(g, out, nout, tuple) : NULL;
     if (in != in_few)
         free(in);
     if (out != out_few)
@@ -114,29 +105,24 @@ static bool infer_call(graft_graph *g, const graft_node *n, int nout, bool tuple
 }
 
 /* onnx_type_of of call n of the default domain, with nout results (a
- * tuple when tuple), through the memo: both entries below end in it.
+ * tuple when tuple), through the memo: every typing of a call ends in it.
  * *known: whether the type is the memo's answer for n's key. */
 static const graft_type *type_of_default(graft_graph *g, const graft_node *n, int nout,
                                          bool tuple, StrBuf *why, bool *known)
 {
     bool read_values;
-    PlainKey plain;
     const graft_type *t;
-    *known = true;
-    if (plain_memo_find(g, n, nout, tuple, &plain, &t))
-        return t; /* note [plain calls] in onnx_types_memo.c */
     TypeKey key;
     bool keyed = type_key_of(g, n, nout, tuple, &key);
     *known = keyed && type_memo_find(&key, &t);
-    if (!*known && !onnx_has_infer(node_op(n)))
+    if (*known)
+        return t;
+    if (!onnx_has_infer(node_op(n)))
         return NULL; /* unknown to graft: untyped (only ops inferred are remembered) */
-    if (!*known && infer_call(g, n, nout, tuple, &t, why, &read_values) && keyed &&
-        !read_values) {
+    if (infer_call(g, n, nout, tuple, &t, why, &read_values) && keyed && !read_values) {
         type_memo_put(&key, t);
         *known = true;
     }
-    if (*known)
-        plain_memo_put(&plain, t);
     return t;
 }
 
@@ -146,45 +132,50 @@ const graft_type *onnx_type_of(graft_graph *g, const graft_node *n, StrBuf *why)
         return NULL; /* another domain's op: untyped */
     bool tuple, known;
     int nout = result_count(n, &tuple);
+    if (nout == 1 && !tuple)
+        return onnx_type_of_plain(g, n, onnx_plain_types(g), why); /* note [plain calls] */
     return type_of_default(g, n, nout, tuple, why, &known);
 }
 
-/* note [made calls' types]: the import types each call it made
- * (infer_types in onnx_import.c), most of them plain calls of one or two
- * operands (note [plain calls] in onnx_types_memo.c: every one of issue
- * 34's workload's 60,000, of six keys), and the plain memo answered one
- * in 163 instructions: the memo found through the graph (a call into
- * src/ir), a key of three operands and its counts built in memory, the
- * calls between.  So the import keeps the memo's answers for such calls
- * itself (OnnxMadeTypes, in its own struct), keyed as the plain memo is,
- * by the op and the operands' types by address (an address stands for
- * one dtype and dims while the graph lives: types are never changed), a
- * slot of two entries chosen by their hash (note [one cache slot] in
- * keymap.h), and takes one when the memo gave or took the answer for
- * that key (type_of_default's known): never a type inferred each time
- * (a call whose op read an input's values, note [inference memo]) nor a
+/* note [plain calls]: most calls of a model have no attribute, one or
+ * two operands of known tensor types and one result (every one of issue
+ * 34's workload's 60,000, of six keys), and the memo's full key of such
+ * a call (type_key_of's words, their hash and their comparison) cost the
+ * workload's import 284 instructions a call.  So a cache in front of the
+ * memo keeps its answers for such calls, keyed by the op and the
+ * operands' types by address (an address stands for one dtype and dims
+ * while the graph lives: types are never changed), a slot of two
+ * entries chosen by their hash (note [one cache slot] in keymap.h), and
+ * takes one when the memo gave or took the answer for that key
+ * (type_of_default's known): never a type inferred each time (a call
+ * whose op read an input's values, note [inference memo]) nor a
  * contradiction.  What it holds is what the memo would answer, so the
- * import's types are the ones it gave before; a call of another shape
- * goes to the memo as before.  The lookup is inline in the import
- * (onnx_type_of_made in onnx_graph.h), the memo behind a call
- * (onnx_type_of_made_missed): the workload's import types a call in
- * about 70 instructions where the memo's plain path took 163.  Each of
- * the key's words is mixed on its own (hash_word from 0 for the op):
- * the op's address xor-ed raw with its first operand's put four of the
- * six keys of bench/onnx_e2e.sh's model in one slot in some heap layouts
- * (its temporary directory's), so that half the calls missed (9.7 M
- * instructions at 10,000 copies; bench/RESULTS.md, session 27, round 2,
- * branch onnx4). */
+ * types are the ones it gives; a call of another shape goes to the memo.
+ * The cache is the memo's, one a graph (onnx_plain_types): onnx_type_of
+ * asks it for a call of one result, and the import holds it (note [made
+ * calls' types] in onnx_import.c); the lookup is inline
+ * (onnx_type_of_plain in onnx_graph.h), the memo behind a call.  Each of
+ * the key's words is mixed on its own (hash_word from 0
+ * for the op): the op's address xor-ed raw with its first operand's put
+ * four of the six keys of bench/onnx_e2e.sh's model in one slot in some
+ * heap layouts (its temporary directory's), so that half the calls
+ * missed (9.7 M instructions at 10,000 copies; bench/RESULTS.md, session
+ * 27, round 2, branch onnx4); and a slot keeps the last two keys put
+ * there, as an address-keyed slot depends on where the allocator put
+ * the types (with one key a slot, two of the workload's keys met in one
+ * slot in some runs and not in others: the same build's ONNX partition
+ * read 325.8 M or 331.3 M instructions as the rule file's path was
+ * relative or absolute). */
 
-const graft_type *onnx_type_of_made_missed(graft_graph *g, const graft_node *n,
-                                           OnnxMadeType *pair, StrBuf *why)
+const graft_type *onnx_type_of_plain_missed(graft_graph *g, const graft_node *n,
+                                            OnnxPlainType *pair, StrBuf *why)
 {
     bool known;
     const graft_type *type = type_of_default(g, n, 1, false, why, &known);
     if (known && pair) {
         const graft_type *t[2];
-        int nargs = onnx_made_key(n, t);
-        cache_pair_put(pair, ((OnnxMadeType){node_op(n), nargs, {t[0], t[1]}, type}));
+        int nargs = onnx_plain_key(n, t);
+        cache_pair_put(pair, ((OnnxPlainType){node_op(n), nargs, {t[0], t[1]}, type}));
     }
     return type;
 }

@@ -17,14 +17,15 @@
  *     inference reads tensors and bodies) are inferred each time;
  *   - each operand as operand_type in onnx_types.c sees it: left out,
  *     a tensor's dtype and dims, or nothing known (no type, a tuple); a
- *     tensor by its canonical type, the first type of its dtype (by
- *     address: a name interned in the graph or dtype.c's) and dims the
- *     memo met, whose address stands for them as long as the graph
- *     lives (a type is never changed once made and lives in the graph's
- *     arena: note [shared types] in onnx_types.c); the operands' types
- *     are also all that output_type reads to share one as a result, so
- *     a key's type is the one its first call got, of the dtype and dims
- *     inference would give again (types may be shared, graph.h);
+ *     tensor by its type's address, which stands for its dtype and dims
+ *     as long as the graph lives: every tensor type is made by
+ *     graph_type_tensor, one per dtype and dims (note [canonical tensor
+ *     types] in src/ir/graph_type.c), never changed once made and kept
+ *     in the graph's arena (note [shared types] in onnx_types.c); the
+ *     operands' types are also all that output_type reads to share one
+ *     as a result, so a key's type is the one its first call got, of
+ *     the dtype and dims inference would give again (types may be
+ *     shared, graph.h);
  *   - the result count and whether the value is a tuple of them
  *     (result_count in onnx_types.c).
  * The domain is no part of it: only default-domain calls are inferred.
@@ -32,11 +33,11 @@
  * values (Reshape's shape, Unsqueeze's axes: note [values on demand] in
  * onnx_infer_values.c), as its type depends on a constant's bytes; and a
  * contradiction, whose message names each node where it is found.
- * Keys by the operands' own types found 1,359 keys in the 1,714 calls of
- * the corpus (a model's layers make many types of one shape: each
- * initializer's, each new result's), keys by canonical types 560, as
- * keys by dtype and dims words do, which cost bench/onnx_e2e.sh about
- * 70 instructions a call more.  The memo belongs to the graph
+ * The 1,714 calls of the corpus make 560 keys, as keys by dtype and
+ * dims words do (which cost bench/onnx_e2e.sh about 70 instructions a
+ * call more); before the graph's types were canonical, the memo mapped
+ * each type to the first of its dtype and dims itself (1,359 keys
+ * without that).  The memo belongs to the graph
  * (graph_set_type_memo), freed with it: a graph made later at the same
  * address, whose types and names may sit at the old ones' addresses,
  * starts without one.  A key's hash (hash_bytes of its words) finds its
@@ -51,10 +52,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "onnx_graph.h"
 #include "util.h"
 
-/* Slots of the cache in front of the canonical types: a model's calls
- * read a few types' values over and over. */
+/* Slots of the cache in front of the memo's KeyMap (note [hot keys]). */
 enum { RECENT_BITS = 6 };
 
 /* One key remembered: its words in the pool, and the type. */
@@ -63,36 +64,21 @@ typedef struct MemoEntry {
     const graft_type *type;
 } MemoEntry;
 
-/* A plain call's key and the memo's answer for it. */
-typedef struct PlainEntry {
-    PlainKey key;
-    const graft_type *type;
-} PlainEntry;
-
 typedef struct TypeMemo {
     KeyMap by_hash;          /* a key's hash -> its entry + 1 */
     VEC(MemoEntry) entries;
     VEC(uint64_t) words;     /* the keys' words, one after another */
-    KeyMap canonical;        /* a tensor type -> the first of its dtype and dims */
-    KeyMap by_shape;         /* a dtype and dims' hash -> the first type of them */
-    struct {                 /* canonical's recent answers (note [one cache slot]) */
-        const graft_type *type, *canonical;
-    } recent[1 << RECENT_BITS];
     struct {                 /* by_hash's recent answers: note [hot keys] */
         uint64_t hash;
         int64_t entry;       /* + 1 */
     } hot[1 << RECENT_BITS];
-    PlainEntry plain[1 << RECENT_BITS][2]; /* the memo's answers for plain
-                                calls, the last two put in each slot: note
-                                [plain calls] */
+    OnnxPlainTypes plain;    /* note [plain calls] in onnx_types.c */
 } TypeMemo;
 
 static void memo_free(void *memo)
 {
     TypeMemo *m = memo;
     keymap_free(&m->by_hash);
-    keymap_free(&m->canonical);
-    keymap_free(&m->by_shape);
     vec_free(&m->entries);
     vec_free(&m->words);
     free(m);
@@ -158,48 +144,17 @@ static bool put_value(graft_graph *g, TypeKey *k, const graft_attr_value *v)
     return true;
 }
 
-static bool same_shape(const graft_type *a, const graft_type *b)
-{
-    return a->dtype == b->dtype && a->rank == b->rank &&
-           memcmp(a->dims, b->dims, (size_t)a->rank * sizeof *a->dims) == 0;
-}
-
-/* The first tensor type of t's dtype and dims the memo met, which stands
- * for them in keys (t itself when another shape has their hash). */
-static const graft_type *canonical_type(TypeMemo *m, const graft_type *t)
-{
-    size_t k = cache_slot((uint64_t)(uintptr_t)t, RECENT_BITS);
-    if (m->recent[k].type == t)
-        return m->recent[k].canonical;
-    const graft_type *known = keymap_get_ptr(&m->canonical, t);
-    if (known) {
-        m->recent[k].type = t;
-        m->recent[k].canonical = known;
-        return known;
-    }
-    uint64_t h = hash_bytes(t->dims, (size_t)t->rank * sizeof *t->dims,
-                            (uint64_t)(uintptr_t)t->dtype ^ (uint64_t)t->rank);
-    int64_t *first = keymap_put(&m->by_shape, h | 1, (int64_t)(intptr_t)t);
-    const graft_type *c = (const graft_type *)(intptr_t)*first;
-    if (!same_shape(c, t))
-        c = t;
-    keymap_put_ptr(&m->canonical, t, c);
-    m->recent[k].type = t;
-    m->recent[k].canonical = c;
-    return c;
-}
-
 /* Operand a as inference sees it (operand_type in onnx_types.c): left
- * out, a tensor's dtype and dims (its canonical type), or nothing known
- * (no type, a tuple). */
-static uint64_t operand_word(TypeMemo *m, const graft_node *a)
+ * out, a tensor's dtype and dims (its type's address: note [inference
+ * memo]), or nothing known (no type, a tuple). */
+static uint64_t operand_word(const graft_node *a)
 {
     const graft_type *t = node_type(a);
     if (node_kind(a) == NODE_TUPLE && node_nargs(a) == 0)
         return ABSENT_OPERAND;
     if (!t || t->kind != TYPE_TENSOR || t->rank < 0)
         return UNKNOWN_OPERAND;
-    return (uint64_t)(uintptr_t)canonical_type(m, t);
+    return (uint64_t)(uintptr_t)t;
 }
 
 bool type_key_of(graft_graph *g, const graft_node *n, int nout, bool tuple, TypeKey *key)
@@ -211,7 +166,7 @@ bool type_key_of(graft_graph *g, const graft_node *n, int nout, bool tuple, Type
     key->len = 3;
     key->memo = memo_of(g);
     for (int i = 0; i < nargs; i++)
-        if (!put_word(key, operand_word(key->memo, node_arg(n, i))))
+        if (!put_word(key, operand_word(node_arg(n, i))))
             return false;
     for (int i = 0; i < nattrs; i++) {
         const graft_attr *at = node_attr(n, i);
@@ -269,88 +224,9 @@ void type_memo_put(const TypeKey *key, const graft_type *type)
     *slot = (int64_t)m->entries.len;
 }
 
-/* ---- plain calls ---- */
-
-/* note [plain calls]: most calls of a model have no attribute and one to
- * three operands of known tensor types (every one of the seed
- * workload's 60,000), and their full key cost about 270 instructions a
- * call (type_key_of's canonical type per operand, then the words' hash
- * and their comparison with memcmp in type_memo_find).  Such a call is
- * first looked up in a cache of the memo's answers (note [one cache
- * slot]) by its op, its operand and result counts and its operands'
- * types by address: an address stands for one dtype and dims as long as
- * the graph lives (types are never changed), so one plain key has one
- * canonical key, and its entry is the memo's answer for that, copied
- * when the memo gave or took it (onnx_type_of in onnx_types.c).  An
- * operand left out, untyped or of another kind makes the call no plain
- * one, and so does an attribute: those go to the full key only.  The
- * slot is hash_word's of the key's words (hash_mix's lighter fold sent a
- * third of the workload's calls to slots other keys held), and it holds
- * the last two keys put there (cache_pair_find and cache_pair_put in
- * keymap.h): the slot of an address-keyed hash depends
- * on where the allocator put the types, so with one key a slot, two of
- * the workload's keys met in one slot in some runs and not in others
- * (the same build's ONNX partition read 325.8 M or 331.3 M instructions
- * as the rule file's path was relative or absolute).  The import
- * of bench/onnx_e2e.sh's model types a call in 200 instructions where it
- * took 330. */
-static bool plain_key_of(const graft_node *n, int nout, bool tuple, PlainKey *key)
+OnnxPlainTypes *onnx_plain_types(graft_graph *g)
 {
-    int nargs = node_nargs(n);
-    key->op = NULL;
-    if (nargs > PLAIN_OPERANDS || node_nattrs(n) != 0)
-        return false;
-    uint64_t h = key->counts = (uint64_t)nargs | (uint64_t)(uint32_t)nout << 8 |
-                               (uint64_t)tuple << 16;
-    for (int i = 0; i < PLAIN_OPERANDS; i++)
-        key->operand[i] = NULL; /* (those past the last: a store each, no memset) */
-    for (int i = 0; i < nargs; i++) {
-        const graft_type *t = node_type(node_arg(n, i));
-        if (!t || t->kind != TYPE_TENSOR)
-            return false;
-        key->operand[i] = t;
-        h = hash_word(h, (uint64_t)(uintptr_t)t);
-    }
-    key->op = node_op(n);
-    key->slot = cache_slot(hash_word(h, (uint64_t)(uintptr_t)key->op), RECENT_BITS);
-    return true;
-}
-
-static bool same_plain_key(const PlainKey *a, const PlainKey *b)
-{
-    if (a->op != b->op || a->counts != b->counts)
-        return false;
-    for (int i = 0; i < PLAIN_OPERANDS; i++)
-        if (a->operand[i] != b->operand[i])
-            return false;
-    return true;
-}
-
-static bool entry_has_key(const PlainEntry *entry, const PlainKey *key)
-{
-    return same_plain_key(&entry->key, key);
-}
-
-bool plain_memo_find(graft_graph *g, const graft_node *n, int nout, bool tuple, PlainKey *key,
-                     const graft_type **type)
-{
-    if (!plain_key_of(n, nout, tuple, key))
-        return false;
-    key->memo = memo_of(g);
-    PlainEntry *pair = key->memo->plain[key->slot];
-    const PlainEntry *entry = cache_pair_find(pair, key, entry_has_key);
-    if (!entry)
-        return false; /* (an empty entry's op is NULL, never a key's) */
-    *type = entry->type;
-    return true;
-}
-
-void plain_memo_put(const PlainKey *key, const graft_type *type)
-{
-    if (!key->op)
-        return;
-    PlainEntry *pair = key->memo->plain[key->slot];
-    cache_pair_put(pair, ((PlainEntry){*key, type}));
+    return &memo_of(g)->plain;
 }
 
 size_t type_memo_size(const graft_graph *g)

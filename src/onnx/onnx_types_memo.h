@@ -22,28 +22,6 @@ typedef struct TypeKey {
     struct TypeMemo *memo;
 } TypeKey;
 
-/* note [plain calls] in onnx_types_memo.c: a call of no attribute and
- * up to PLAIN_OPERANDS tensor operands, keyed by their types' addresses. */
-enum { PLAIN_OPERANDS = 3 };
-
-typedef struct PlainKey {
-    const char *op;                           /* interned: its address names it */
-    uint64_t counts;                          /* operands | results << 8 | tuple << 16 */
-    const graft_type *operand[PLAIN_OPERANDS]; /* NULL past the last */
-    struct TypeMemo *memo;
-    size_t slot;                              /* the key's in memo's cache */
-} PlainKey;
-
-/* Whether call n (nout results, a tuple of them when tuple) is a plain
- * call that g's memo (made on first use) typed lately: then its type is
- * in *type.  *key: n's plain key, for plain_memo_put; its op NULL when n
- * is no plain call. */
-bool plain_memo_find(graft_graph *g, const graft_node *n, int nout, bool tuple, PlainKey *key,
-                     const graft_type **type);
-/* Remembers type, the memo's for key's call, with key (nothing when key
- * is no plain call's). */
-void plain_memo_put(const PlainKey *key, const graft_type *type);
-
 /* Call n's key (nout results, a tuple of them when tuple) in g's memo
  * (made on first use; freed with g) into *key;
  * false when n has more than a key holds or attributes of a kind it does

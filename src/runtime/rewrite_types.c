@@ -66,6 +66,8 @@ struct ActionTypes {
     KeyMap by_address;    /* an address key's hash -> its entry in
                              addressed, +1 */
     VEC(AddressTyped) addressed;
+    size_t last_addressed; /* the entry address_type took or made last,
+                              +1 (note [last address key]) */
     TypeCache *relations; /* type_infer_cached's cache of relations */
     IrKind ir;            /* the graph's IR */
 };
@@ -132,8 +134,7 @@ static bool attr_same(const graft_attr_value *a, const graft_attr_value *b)
 }
 
 /* A tensor type hashes by its address: one type per dtype and dims (note
- * [canonical tensor types] in src/ir/graph_type.c), and a second of one
- * key, made when its hash was taken, only misses (type_same still
+ * [canonical tensor types] in src/ir/graph_type.c; type_same still
  * compares the key whole). */
 static uint64_t type_hash(uint64_t h, const graft_type *t)
 {
@@ -265,12 +266,13 @@ static void remember(ActionTypes *at, const graft_node *n, const graft_type *typ
 
 /* note [action types by address]: ONNX's relations are not remembered
  * by note [action types] (they read initializers' bytes), and its own
- * memo (note [inference memo] in src/onnx/onnx_types_memo.c) keys a
- * call of attributes by each operand's dtype and dims, 638 instructions
- * a rewrite on the workload's ONNX rewrite, where the action makes the
- * same call (its op, epsilon=eps) on operands of the same few types
- * each time: the importer gives the values of one dtype and dims one
- * type (note [import types] in src/onnx/onnx_import.c), and the
+ * memo (note [inference memo] in src/onnx/onnx_types_memo.c) answers a
+ * call of attributes from its whole key, 588 instructions a rewrite on
+ * the workload's ONNX rewrite with the calls between (this, 357:
+ * bench/RESULTS.md, session 28, branch infer), where the action makes
+ * the same call (its op, epsilon=eps) on operands of the same few types
+ * each time: the graph gives the values of one dtype and dims one type
+ * (note [canonical tensor types] in src/ir/graph_type.c), and the
  * attributes' values are the engine's shared copies (note [names
  * interned once], note [constant read once] in rewrite_build.c).  An
  * ONNX call's type is a function of what onnx_type_of reads: its op and
@@ -345,6 +347,13 @@ static void address_remember(ActionTypes *at, const graft_node *n, const char *d
     vec_push(&at->addressed, t);
 }
 
+/* note [last address key]: an action makes its call on operands of the
+ * same types rewrite after rewrite (the workload's ONNX rewrite: one
+ * key, 10,000 times), so the entry address_type took or made last is
+ * compared first, before the key's hash and the KeyMap's probe: 120
+ * instructions a rewrite, 1.2 M of that job (bench/RESULTS.md, session
+ * 28, branch infer).  Any other key goes on to the map. */
+
 /* action_type of an ONNX call (note [action types by address]). */
 static const graft_type *address_type(ActionTypes *at, graft_graph *g, const graft_node *n,
                                       StrBuf *why)
@@ -352,12 +361,17 @@ static const graft_type *address_type(ActionTypes *at, graft_graph *g, const gra
     if (!addressable(n))
         return type_infer_cached(g, n, at->relations, why);
     const char *domain = graph_node_domain(g, n);
+    const AddressTyped *last = at->last_addressed ? &at->addressed.items[at->last_addressed - 1]
+                                                  : NULL;
+    if (last && address_same(last, n, domain))
+        return last->type; /* note [last address key] */
     int64_t *entry = keymap_put(&at->by_address, address_hash(n, domain), 0);
     if (*entry) {
         const AddressTyped *t = &at->addressed.items[*entry - 1];
-        if (address_same(t, n, domain))
-            return t->type;
-        return type_infer_cached(g, n, at->relations, why); /* another key's hash */
+        if (!address_same(t, n, domain))
+            return type_infer_cached(g, n, at->relations, why); /* another key's hash */
+        at->last_addressed = (size_t)*entry;
+        return t->type;
     }
     const graft_type *type = type_infer_cached(g, n, at->relations, why);
     if (!type || why->len) {
@@ -366,6 +380,7 @@ static const graft_type *address_type(ActionTypes *at, graft_graph *g, const gra
     }
     address_remember(at, n, domain, type);
     *entry = (int64_t)at->addressed.len;
+    at->last_addressed = at->addressed.len;
     return type;
 }
 
