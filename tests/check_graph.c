@@ -2078,6 +2078,65 @@ START_TEST(test_value_names_by_id)
 }
 END_TEST
 
+/* note [short nodes] in graph.c: a variable, a global's reference and
+ * an operator reference are 40 bytes of the pool, the next node cut
+ * right after; filling that node leaves theirs as they were, and their
+ * accessors of the other kinds' fields answer as for any plain node. */
+static ptrdiff_t bytes_between(const graft_node *a, const graft_node *b)
+{
+    return (const char *)b - (const char *)a;
+}
+
+START_TEST(test_short_nodes)
+{
+    graft_graph *g = graph_new();
+    const graft_type *f32 = graph_type_tensor(g, "float32", NULL, 0);
+    graft_node *x = graph_add_param(g, "x", f32);
+    graft_node *y = graph_add_param(g, "y", NULL);
+    graft_node *made[5];
+    graph_add_fn_params_new(g, "FunctionVar_0_", 14, 5, made); /* graph_new_vars */
+    graft_node *add = graph_add_opref(g, "add");
+    graft_node *ref = graph_global_ref(g, "f");
+    graft_node *c = graph_add_const(g, "2.5f", 2.5, "float32");
+    graft_node *sum = graph_add_call(g, "add", (graft_node *[]){x, c}, 2, NULL, 0);
+    if (sizeof(void *) == 8) {
+        ck_assert_int_eq(bytes_between(x, y), 40);
+        ck_assert_int_eq(bytes_between(y, made[0]), 40);
+        for (int k = 1; k < 5; k++)
+            ck_assert_int_eq(bytes_between(made[k - 1], made[k]), 40);
+        ck_assert_int_eq(bytes_between(made[4], add), 40);
+        ck_assert_int_eq(bytes_between(add, ref), 40);
+        ck_assert_int_eq(bytes_between(ref, c), 40);
+        ck_assert_int_eq(bytes_between(c, sum), 56);
+    }
+    ck_assert_str_eq(node_name(x), "x");
+    ck_assert_ptr_eq(node_type(x), f32);
+    ck_assert(node_type_declared(x));
+    ck_assert_ptr_null(node_type(y));
+    ck_assert_str_eq(node_name(made[4]), "FunctionVar_0_4");
+    ck_assert_str_eq(node_name(add), "add");
+    ck_assert_str_eq(node_name(ref), "f");
+    ck_assert_int_eq(node_kind(ref), NODE_GLOBAL);
+    ck_assert(node_const_value(c) == 2.5);
+    ck_assert_str_eq(node_const_dtype(c), "float32");
+    ck_assert_ptr_eq(node_arg(sum, 0), x);
+    ck_assert_ptr_eq(node_arg(sum, 1), c);
+    ck_assert_int_eq(node_nusers(x), 1);
+    const graft_node *shorts[] = {x, made[4], add, ref};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(node_nattrs(shorts[i]), 0);
+        ck_assert_int_eq(node_nargs(shorts[i]), 0);
+        ck_assert_int_eq(node_index(shorts[i]), -1);
+        ck_assert_int_eq(node_noutputs(shorts[i]), 1);
+        ck_assert(node_const_value(shorts[i]) == 0.0);
+        ck_assert_ptr_null(node_const_dtype(shorts[i]));
+        ck_assert_ptr_null(node_find_attr(shorts[i], "axis"));
+        ck_assert_ptr_null(node_callee(shorts[i]));
+    }
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -2152,6 +2211,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_positions_on_demand);
     tcase_add_test(tc, test_names_reserved_by_count);
     tcase_add_test(tc, test_value_names_by_id);
+    tcase_add_test(tc, test_short_nodes);
     suite_add_tcase(s, tc);
     tc = tcase_create("canonical types");
     tcase_add_test(tc, test_canonical_tensor_types);

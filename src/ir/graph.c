@@ -1,6 +1,7 @@
 /* graph.c - nodes, users lists and builders of the graph IR (graph.h). */
 #include "graph.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "graph_impl.h"
@@ -12,10 +13,12 @@
  * and by tests/check_graph.c): an 8-byte header (kind, flags, id), the
  * operand and user counts, the users list head (the list is circular
  * through prev, so no tail pointer), one string (op, name or constant
- * spelling), attributes or a constant's dtype, type and one
+ * spelling), type, then attributes or a constant's dtype and one
  * kind-specific word (a constant's value, a function's or match's
  * record, an element's index, a call's result and attribute counts; a
- * function's attribute count is in its record).  The
+ * function's attribute count is in its record).  Those two come last so
+ * that a variable, which has neither, is cut without them (note [short
+ * nodes]).  The
  * operand slots (32 bytes each, struct Use) are allocated right after the
  * node, a callee's after the operands, so their place is computed, not
  * stored (node_slots, node_callee_slot): a unary op takes 88 bytes of
@@ -23,8 +26,8 @@
  * layout by field (doc/architecture.md, "The graph as arrays") took the
  * node from 96 bytes to 72, the annotation's move to a table of the
  * graph's to 64 (note [annotation table] in graph_node.h) and the
- * scope's to 56 (note [scope table] there); the use records go with
- * step 2. */
+ * scope's to 56 (note [scope table] there), a variable's to 40 (note
+ * [short nodes]); the use records go with step 2. */
 _Static_assert(sizeof(void *) != 8 || sizeof(graft_node) == 56,
                "a node is 56 bytes (note [node size])");
 _Static_assert(sizeof(void *) != 8 || sizeof(struct Use) == 32,
@@ -478,6 +481,55 @@ void graph_unlink_use(Use *u)
 _Static_assert(sizeof(graft_node) % 8 == 0 && sizeof(Use) % 8 == 0,
                "nodes and slots keep 8-byte alignment (note [node pool])");
 
+/* note [short nodes]: a variable, a global's reference and an operator
+ * reference have no operands, attributes or kind-specific word, so their
+ * node is struct graft_node up to its member a, 40 bytes of the pool, not
+ * 56 (SHORT_NODE): the workload's partition has 100,000 variables (@main's
+ * parameters and its functions'), half its 190,000 nodes, 1.6 MB less at
+ * its peak.  Nothing may read or write a or u of such a node, which is
+ * memory of the next one; that holds because
+ *   - they are made by new_node of a constant kind (new_var),
+ *     graph_new_vars and graph_new_short_node (graph_global_ref,
+ *     graph_add_opref), which cut and zero 40 bytes (node_zero), and
+ *     their builders set str and type alone; graph_new_node, whose kind
+ *     is not constant, cuts every node whole, so that its callers pay no
+ *     test of the kind (a short kind given to it would only take 56);
+ *   - a node's kind is set once, by node_register, and nothing copies a
+ *     node whole (the graph's released node is a full one, a tuple);
+ *   - every reader of a or u asks the kind first: the accessors of
+ *     graph_node.h and of this file (node_nattrs is 0 for these kinds,
+ *     so node_attr is never asked), the FuncInfo's and MatchInfo's,
+ *     graph_set_attrs' callers (calls and functions), the walks (a
+ *     function's record).
+ * Slots stay at sizeof(graft_node) past every node that has them
+ * (node_slots): no kind is asked on the operands' path. */
+enum { SHORT_NODE = offsetof(graft_node, a) };
+_Static_assert(sizeof(void *) != 8 || SHORT_NODE == 40,
+               "a variable is 40 bytes (note [short nodes])");
+_Static_assert(SHORT_NODE % 8 == 0, "a short node keeps 8-byte alignment (note [node pool])");
+
+static inline bool kind_is_short(NodeKind kind)
+{
+    return kind == NODE_VAR || kind == NODE_GLOBAL || kind == NODE_OPREF;
+}
+
+/* The pool's bytes for a node of kind with nslots operand slots (none
+ * for a short kind). */
+static inline size_t node_bytes(NodeKind kind, int nslots)
+{
+    return kind_is_short(kind) ? SHORT_NODE : sizeof(graft_node) + (size_t)nslots * sizeof(Use);
+}
+
+/* Zeroes n's fields, all of them (whole) or a short node's (note [short
+ * nodes]); a constant size: stores, no call (note [node pool]). */
+static inline void node_zero(graft_node *n, bool whole)
+{
+    if (whole)
+        *n = (graft_node){0};
+    else
+        memset(n, 0, SHORT_NODE);
+}
+
 /* The pool's next size bytes, which the caller knows it has (and the
  * node table room for the ids they will take). */
 static inline graft_node *pool_take(graft_graph *g, size_t size)
@@ -488,7 +540,7 @@ static inline graft_node *pool_take(graft_graph *g, size_t size)
     return n;
 }
 
-static graft_node *node_memory(graft_graph *g, size_t size)
+static graft_node *node_memory(graft_graph *g, size_t size, bool whole)
 {
     if (size > NODE_BLOCK / 4)
         return arena_alloc(g->arena, size);
@@ -500,7 +552,7 @@ static graft_node *node_memory(graft_graph *g, size_t size)
         g->node_pool_left = NODE_BLOCK;
     }
     graft_node *n = pool_take(g, size);
-    *n = (graft_node){0}; /* a constant size: stores, no call (note [node pool]) */
+    node_zero(n, whole);
     return n;
 }
 
@@ -516,14 +568,15 @@ static inline graft_node *node_register(graft_graph *g, graft_node *n, NodeKind 
     return n;
 }
 
-/* graph_new_node when the node table is full, the pool has no room or
- * the node is too large for it (note [new node's fast path]). */
+/* cut_node when the node table is full, the pool has no room or the
+ * node is too large for it (note [new node's fast path]). */
 static __attribute__((noinline)) graft_node *new_node_making_room(graft_graph *g,
-                                                                  NodeKind kind, int nslots)
+                                                                  NodeKind kind, size_t size,
+                                                                  bool whole)
 {
     if (g->nnodes == g->nodes_cap) /* by half (note [node table]) */
         nodes_resize(g, g->nodes_cap < 8 ? 16 : g->nodes_cap + g->nodes_cap / 2);
-    graft_node *n = node_memory(g, sizeof(graft_node) + (size_t)nslots * sizeof(Use));
+    graft_node *n = node_memory(g, size, whole);
     return node_register(g, n, kind);
 }
 
@@ -546,21 +599,35 @@ static __attribute__((noinline)) graft_node *new_node_making_room(graft_graph *g
  * builders (new_var's parameters too) and behind the two public
  * functions alike. */
 
+/* A fresh node of kind with the next id, registered in the node table,
+ * of size bytes: all its fields (whole) and its operand slots, or a
+ * short node's (note [short nodes]).  A constant whole makes its zeroing
+ * stores without a test. */
+GRAFT_HOT graft_node *cut_node(graft_graph *g, NodeKind kind, size_t size, bool whole)
+{
+    if (size > g->node_pool_left || size > NODE_BLOCK / 4 || g->nnodes == g->nodes_cap)
+        return new_node_making_room(g, kind, size, whole);
+    graft_node *n = pool_take(g, size);
+    node_zero(n, whole);
+    return node_register(g, n, kind);
+}
+
 /* A fresh node with the next id, registered in the node table, with
- * room for nslots operand slots right after it. */
+ * room for nslots operand slots right after it; for a constant kind, as
+ * the builders inline it. */
 GRAFT_HOT graft_node *new_node(graft_graph *g, NodeKind kind, int nslots)
 {
-    size_t size = sizeof(graft_node) + (size_t)nslots * sizeof(Use);
-    if (size > g->node_pool_left || size > NODE_BLOCK / 4 || g->nnodes == g->nodes_cap)
-        return new_node_making_room(g, kind, nslots);
-    graft_node *n = pool_take(g, size);
-    *n = (graft_node){0}; /* a constant size: stores, no call (note [node pool]) */
-    return node_register(g, n, kind);
+    return cut_node(g, kind, node_bytes(kind, nslots), !kind_is_short(kind));
 }
 
 graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots)
 {
-    return new_node(g, kind, nslots);
+    return cut_node(g, kind, sizeof(graft_node) + (size_t)nslots * sizeof(Use), true);
+}
+
+graft_node *graph_new_short_node(graft_graph *g, NodeKind kind)
+{
+    return cut_node(g, kind, SHORT_NODE, false);
 }
 
 /* note [variables made together]: a partition makes each group's
@@ -570,14 +637,15 @@ graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots)
  * graph_new_node's fast path; else each is made by it. */
 void graph_new_vars(graft_graph *g, uint32_t count, graft_node **vars)
 {
-    size_t size = (size_t)count * sizeof(graft_node);
+    size_t size = (size_t)count * SHORT_NODE; /* (note [short nodes]) */
     if (size > g->node_pool_left || g->nnodes + (size_t)count > g->nodes_cap) {
         for (uint32_t k = 0; k < count; k++)
-            vars[k] = graph_new_node(g, NODE_VAR, 0);
+            vars[k] = graph_new_short_node(g, NODE_VAR);
     } else {
-        graft_node *n = pool_take(g, size);
-        for (uint32_t k = 0; k < count; k++, n++) {
-            *n = (graft_node){0}; /* (note [node pool]) */
+        unsigned char *at = (unsigned char *)pool_take(g, size);
+        for (uint32_t k = 0; k < count; k++, at += SHORT_NODE) {
+            graft_node *n = (graft_node *)(void *)at;
+            node_zero(n, false);
             vars[k] = node_register(g, n, NODE_VAR);
         }
     }
@@ -620,8 +688,9 @@ void graph_set_attrs(graft_graph *g, graft_node *n, const graft_attr *attrs, int
     n->a.attrs = copy;
 }
 
-/* A variable named name, interned. */
-static graft_node *new_var(graft_graph *g, const char *name, const graft_type *type)
+/* A variable named name, interned (inline in its three builders: note
+ * [builders inline]). */
+GRAFT_HOT graft_node *new_var(graft_graph *g, const char *name, const graft_type *type)
 {
     graft_node *n = new_node(g, NODE_VAR, 0); /* note [builders inline] */
     g->nvars++;

@@ -184,8 +184,11 @@ static inline void graph_before_interning(graft_graph *g, const char *s, size_t 
 }
 
 /* Helpers shared by graph.c and graph_walk.c.  graph_new_node allocates
- * the node with room for nslots operand slots after it. */
+ * the node with room for nslots operand slots after it; a variable, a
+ * global's reference or an operator reference is graph_new_short_node's,
+ * without the fields it never has (note [short nodes] in graph.c). */
 graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots);
+graft_node *graph_new_short_node(graft_graph *g, NodeKind kind);
 void graph_set_attrs(graft_graph *g, graft_node *n, const graft_attr *attrs, int nattrs);
 /* count fresh variables with the next ids into vars, unnamed and untyped
  * (note [variables made together] in graph.c). */

@@ -44,12 +44,15 @@ struct graft_node {
     int32_t nusers;        /* uses in the users list */
     Use *first_use;        /* users list, oldest first, circular by prev */
     const char *str;       /* interned op name, var name or const spelling */
+    const graft_type *type;      /* known type, or NULL */
+    /* The two words below are not allocated for a variable, a global or
+     * an operator reference (note [short nodes] in graph.c): last, so
+     * that those kinds are the fields above alone. */
     union {
         const graft_attr *attrs; /* NODE_CALL, NODE_FUNC: node_nattrs
                               attributes */
         const char *dtype; /* NODE_CONST: interned scalar dtype */
     } a;
-    const graft_type *type;      /* known type, or NULL */
     union {
         double value;      /* NODE_CONST, scalar (flag set): its value */
         const struct ConstData *data; /* NODE_CONST, tensor: its elements
