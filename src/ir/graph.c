@@ -9,27 +9,46 @@
 #include "outbuf.h"
 #include "util.h"
 
-/* note [node size]: struct graft_node is 56 bytes on LP64 (checked here
+/* note [node size]: struct graft_node is 48 bytes on LP64 (checked here
  * and by tests/check_graph.c): an 8-byte header (kind, flags, id), the
  * operand and user counts, the users list head (the list is circular
  * through prev, so no tail pointer), one string (op, name or constant
- * spelling), type, then attributes or a constant's dtype and one
- * kind-specific word (a constant's value, a function's or match's
- * record, an element's index, a call's result and attribute counts; a
- * function's attribute count is in its record).  Those two come last so
- * that a variable, which has neither, is cut without them (note [short
- * nodes]).  The
- * operand slots (32 bytes each, struct Use) are allocated right after the
- * node, a callee's after the operands, so their place is computed, not
- * stored (node_slots, node_callee_slot): a unary op takes 88 bytes of
- * arena and a binary one 120; attributes live beside it.  Step 1 of the
- * layout by field (doc/architecture.md, "The graph as arrays") took the
- * node from 96 bytes to 72, the annotation's move to a table of the
- * graph's to 64 (note [annotation table] in graph_node.h) and the
- * scope's to 56 (note [scope table] there), a variable's to 40 (note
- * [short nodes]); the use records go with step 2. */
-_Static_assert(sizeof(void *) != 8 || sizeof(graft_node) == 56,
-               "a node is 56 bytes (note [node size])");
+ * spelling), type, then one kind-specific word (a constant's value, a
+ * function's or match's record, an element's index, a call's result and
+ * attribute counts; a function's attribute count is in its record).  That
+ * word comes last so that a variable, which has none, is cut without it
+ * (note [short nodes]).  The operand slots (32 bytes each, struct Use)
+ * are allocated right after the node, a callee's after the operands, so
+ * their place is computed, not stored (node_slots, node_callee_slot), and
+ * after them, in the nodes that have one, the tail word (note [tail
+ * word]): a unary op takes 80 bytes of arena and a binary one 112;
+ * attributes live beside it.  Step 1 of the layout by field
+ * (doc/architecture.md, "The graph as arrays") took the node from 96
+ * bytes to 72, the annotation's move to a table of the graph's to 64
+ * (note [annotation table] in graph_node.h), the scope's to 56 (note
+ * [scope table] there), the attributes' to the tail word to 48, a
+ * variable's to 40 (note [short nodes]); the use records go with step 2.
+ *
+ * note [tail word]: a call's attributes (or a function's) and a scalar
+ * constant's dtype are a word past the node's slots, its callee's
+ * included (node_tail, union NodeTail in graph_node.h), allocated only
+ * for the nodes that have one: a call or function made with attributes
+ * and a constant of graph_add_const or graph_add_literal_interned.  Most
+ * calls have none (none of the 60,000 of the workload's model), and the
+ * word was in every node, 8 bytes of each of the partition's 90,000 that
+ * are not variables.  Its place depends on the slots before it, so it is
+ * written only by the builders that made the node with it
+ * (graph_new_tailed_node), after its operands (graph_set_attrs,
+ * graph_add_call_sharing, graph_add_func_sharing, the constants': the
+ * last three by graph_new_tail, without reading the node back), and
+ * read only through node_attr and node_const_dtype, which the node's
+ * kind and attribute count guard.  A loader's call with attributes is
+ * made out of line (call_with_attrs), so that the common one's path has
+ * no test of its size (7 instructions a call fewer on both partitions
+ * of bench/workload.sh). */
+_Static_assert(sizeof(void *) != 8 || sizeof(graft_node) == 48,
+               "a node is 48 bytes (note [node size])");
+_Static_assert(sizeof(union NodeTail) == sizeof(void *), "a tail is a word (note [tail word])");
 _Static_assert(sizeof(void *) != 8 || sizeof(struct Use) == 32,
                "a use is 32 bytes (note [node size])");
 
@@ -363,8 +382,8 @@ int32_t *graph_positions(graft_graph *g, size_t *cap)
 const graft_attr_value *node_find_attr(const graft_node *n, const char *name)
 {
     for (int i = 0, count = node_nattrs(n); i < count; i++)
-        if (n->a.attrs[i].name == name || strcmp(n->a.attrs[i].name, name) == 0)
-            return n->a.attrs[i].value;
+        if (node_attr(n, i)->name == name || strcmp(node_attr(n, i)->name, name) == 0)
+            return node_attr(n, i)->value;
     return NULL;
 }
 
@@ -374,7 +393,7 @@ const char *node_const_dtype(const graft_node *n)
     if (n->kind != NODE_CONST)
         return NULL;
     if (n->flag)
-        return n->a.dtype;
+        return node_tail(n)->dtype; /* (note [tail word]) */
     return n->type && n->type->kind == TYPE_TENSOR ? n->type->dtype : NULL;
 }
 
@@ -503,7 +522,7 @@ _Static_assert(sizeof(graft_node) % 8 == 0 && sizeof(Use) % 8 == 0,
  *     function's record).
  * Slots stay at sizeof(graft_node) past every node that has them
  * (node_slots): no kind is asked on the operands' path. */
-enum { SHORT_NODE = offsetof(graft_node, a) };
+enum { SHORT_NODE = offsetof(graft_node, u) };
 _Static_assert(sizeof(void *) != 8 || SHORT_NODE == 40,
                "a variable is 40 bytes (note [short nodes])");
 _Static_assert(SHORT_NODE % 8 == 0, "a short node keeps 8-byte alignment (note [node pool])");
@@ -625,6 +644,12 @@ graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots)
     return cut_node(g, kind, sizeof(graft_node) + (size_t)nslots * sizeof(Use), true);
 }
 
+graft_node *graph_new_tailed_node(graft_graph *g, NodeKind kind, int nslots)
+{
+    size_t size = sizeof(graft_node) + (size_t)nslots * sizeof(Use) + sizeof(union NodeTail);
+    return cut_node(g, kind, size, true);
+}
+
 graft_node *graph_new_short_node(graft_graph *g, NodeKind kind)
 {
     return cut_node(g, kind, SHORT_NODE, false);
@@ -671,7 +696,8 @@ void graph_set_operands(graft_node *n, graft_node *const *args, int nargs)
 }
 
 /* Copies attributes into the arena with interned names, for a call or a
- * function (whose FuncInfo is made first: the count is kept there). */
+ * function (whose FuncInfo is made first: the count is kept there), made
+ * with its tail word when nattrs is not 0 (note [tail word]). */
 void graph_set_attrs(graft_graph *g, graft_node *n, const graft_attr *attrs, int nattrs)
 {
     if (n->kind == NODE_FUNC)
@@ -685,7 +711,7 @@ void graph_set_attrs(graft_graph *g, graft_node *n, const graft_attr *attrs, int
         copy[i].name = graph_intern(g, attrs[i].name);
         copy[i].value = attrs[i].value;
     }
-    n->a.attrs = copy;
+    node_tail(n)->attrs = copy;
 }
 
 /* A variable named name, interned (inline in its three builders: note
@@ -748,10 +774,10 @@ graft_node *graph_add_fn_param_interned(graft_graph *g, const char *name,
 
 graft_node *graph_add_const(graft_graph *g, const char *text, double value, const char *dtype)
 {
-    graft_node *n = graph_new_node(g, NODE_CONST, 0);
+    graft_node *n = graph_new_tailed_node(g, NODE_CONST, 0);
     n->str = graph_intern(g, text);
     n->u.value = value;
-    n->a.dtype = graph_intern(g, dtype);
+    graph_new_tail(n, 0)->dtype = graph_intern(g, dtype);
     n->flag = strncmp(text, "meta[", 5) != 0;
     return n;
 }
@@ -759,10 +785,10 @@ graft_node *graph_add_const(graft_graph *g, const char *text, double value, cons
 graft_node *graph_add_literal_interned(graft_graph *g, const char *text, double value,
                                        const char *dtype)
 {
-    graft_node *n = graph_new_node(g, NODE_CONST, 0);
+    graft_node *n = graph_new_tailed_node(g, NODE_CONST, 0);
     n->str = text;
     n->u.value = value;
-    n->a.dtype = dtype;
+    graph_new_tail(n, 0)->dtype = dtype;
     n->flag = 1;
     return n;
 }
@@ -770,9 +796,24 @@ graft_node *graph_add_literal_interned(graft_graph *g, const char *text, double 
 graft_node *graph_add_call(graft_graph *g, const char *op, graft_node *const *args, int nargs,
                      const graft_attr *attrs, int nattrs)
 {
-    graft_node *n = graph_new_node(g, NODE_CALL, nargs);
+    graft_node *n = nattrs ? graph_new_tailed_node(g, NODE_CALL, nargs)
+                           : graph_new_node(g, NODE_CALL, nargs);
     n->str = graph_intern(g, op);
     graph_set_operands(n, args, nargs);
+    graph_set_attrs(g, n, attrs, nattrs);
+    return n;
+}
+
+/* graph_add_call_interned of a call with attributes, out of line: the
+ * loaders' calls mostly have none (note [tail word]). */
+static __attribute__((noinline)) graft_node *call_with_attrs(graft_graph *g, const char *op,
+                                                             graft_node *const *args, int nargs,
+                                                             const graft_attr *attrs,
+                                                             int nattrs)
+{
+    graft_node *n = graph_new_tailed_node(g, NODE_CALL, nargs);
+    n->str = op;
+    fill_operands(n, args, nargs);
     graph_set_attrs(g, n, attrs, nattrs);
     return n;
 }
@@ -780,22 +821,24 @@ graft_node *graph_add_call(graft_graph *g, const char *op, graft_node *const *ar
 graft_node *graph_add_call_interned(graft_graph *g, const char *op, graft_node *const *args,
                                     int nargs, const graft_attr *attrs, int nattrs)
 {
+    if (nattrs) /* (with its tail word: note [tail word]) */
+        return call_with_attrs(g, op, args, nargs, attrs, nattrs);
     graft_node *n = new_node(g, NODE_CALL, nargs); /* note [builders inline] */
     n->str = op;
     fill_operands(n, args, nargs);
-    if (nattrs) /* (a new node has none) */
-        graph_set_attrs(g, n, attrs, nattrs);
     return n;
 }
 
 graft_node *graph_add_call_sharing(graft_graph *g, const char *op, graft_node *const *args,
                                    int nargs, const graft_attr *attrs, int nattrs)
 {
-    graft_node *n = graph_new_node(g, NODE_CALL, nargs);
+    graft_node *n = nattrs ? graph_new_tailed_node(g, NODE_CALL, nargs)
+                           : graph_new_node(g, NODE_CALL, nargs);
     n->str = op;
     graph_set_operands(n, args, nargs);
     n->u.call.nattrs = nattrs;
-    n->a.attrs = attrs;
+    if (nattrs)
+        graph_new_tail(n, nargs)->attrs = attrs;
     return n;
 }
 

@@ -19,7 +19,7 @@ typedef struct FuncInfo { /* pointers first: 48 bytes, not 56 (64 in the arena) 
     graft_node *body;      /* the result expression */
     const graft_type *ret; /* declared result type, or NULL */
     const char *type_params; /* "A, B" of fn [A, B](...), or NULL */
-    int nattrs;      /* entries in the node's a.attrs */
+    int nattrs;      /* entries in the node's tail's attrs */
     int nparams;     /* entries in params */
     bool unscoped;         /* graph_add_main's: no node is in its scope */
 } FuncInfo;
@@ -189,6 +189,16 @@ static inline void graph_before_interning(graft_graph *g, const char *s, size_t 
  * without the fields it never has (note [short nodes] in graph.c). */
 graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots);
 graft_node *graph_new_short_node(graft_graph *g, NodeKind kind);
+/* graph_new_node's node with its tail word after the slots (note [tail
+ * word] in graph.c). */
+graft_node *graph_new_tailed_node(graft_graph *g, NodeKind kind, int nslots);
+/* The tail word of n, just made by graph_new_tailed_node with nslots
+ * slots (no callee's), for its maker to write: node_tail's place without
+ * reading the node's kind and counts back. */
+static inline union NodeTail *graph_new_tail(graft_node *n, int nslots)
+{
+    return (union NodeTail *)(void *)(node_slots(n) + nslots);
+}
 void graph_set_attrs(graft_graph *g, graft_node *n, const graft_attr *attrs, int nattrs);
 /* count fresh variables with the next ids into vars, unnamed and untyped
  * (note [variables made together] in graph.c). */

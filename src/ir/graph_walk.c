@@ -587,10 +587,13 @@ graft_node *graph_add_func(graft_graph *g, graft_node *const *params, int nparam
     return n;
 }
 
-/* A NODE_FUNC of params, with no attributes, body or scope yet. */
-static graft_node *func_node(graft_graph *g, graft_node *const *params, int nparams)
+/* A NODE_FUNC of params, with no attributes, body or scope yet; with
+ * its tail word for attributes when it will have some (note [tail word]
+ * in graph.c). */
+static graft_node *func_node(graft_graph *g, graft_node *const *params, int nparams, bool tail)
 {
-    graft_node *n = graph_new_node(g, NODE_FUNC, 0);
+    graft_node *n =
+        tail ? graph_new_tailed_node(g, NODE_FUNC, 0) : graph_new_node(g, NODE_FUNC, 0);
     FuncInfo *fn = arena_alloc(g->arena, sizeof(FuncInfo));
     n->u.fn = fn;
     /* written whole below: not zeroed first */
@@ -604,7 +607,7 @@ static graft_node *func_node(graft_graph *g, graft_node *const *params, int npar
 graft_node *graph_new_func(graft_graph *g, graft_node *const *params, int nparams,
                            const graft_attr *attrs, int nattrs)
 {
-    graft_node *n = func_node(g, params, nparams);
+    graft_node *n = func_node(g, params, nparams, nattrs > 0);
     graph_set_attrs(g, n, attrs, nattrs);
     return n;
 }
@@ -616,7 +619,8 @@ graft_node *graph_new_func(graft_graph *g, graft_node *const *params, int nparam
 graft_node *graph_add_func_sharing(graft_graph *g, graft_node *const *params, int nparams,
                                    graft_node *body, const graft_attr *attrs, int nattrs)
 {
-    graft_node *n = graph_new_node(g, NODE_FUNC, 0);
+    graft_node *n =
+        nattrs ? graph_new_tailed_node(g, NODE_FUNC, 0) : graph_new_node(g, NODE_FUNC, 0);
     FuncInfo *fn = arena_alloc_raw(g->arena, sizeof(FuncInfo));
     graft_node **own = arena_alloc_raw(g->arena, (size_t)(nparams ? nparams : 1) * sizeof *own);
     uint32_t *fn_id = graph_scopes_over(g, n); /* (note [scope table] in graph_node.h) */
@@ -629,7 +633,8 @@ graft_node *graph_add_func_sharing(graft_graph *g, graft_node *const *params, in
     }
     *fn = (FuncInfo){.params = own, .body = body, .nattrs = nattrs, .nparams = nparams};
     n->u.fn = fn;
-    n->a.attrs = attrs;
+    if (nattrs)
+        graph_new_tail(n, 0)->attrs = attrs; /* (note [tail word] in graph.c) */
     if (body && body->id >= min_id) /* else it is not new: nothing to adopt (scope_body) */
         adopt_body(fn_id, n, min_id);
     return n;
