@@ -2211,6 +2211,34 @@ START_TEST(test_tail_word)
 }
 END_TEST
 
+/* A function's record holds its parameters (FuncInfo in graph_impl.h):
+ * five take 80 bytes of the arena, so two functions made one after the
+ * other have records 80 bytes apart, each parameter read back in order. */
+START_TEST(test_function_record)
+{
+    graft_graph *g = graph_new();
+    graft_node *fns[2];
+    for (int f = 0; f < 2; f++) {
+        graft_node *p[5];
+        graph_add_fn_params_new(g, f ? "FunctionVar_1_" : "FunctionVar_0_", 14, 5, p);
+        graft_node *body = graph_add_call(g, "add", p, 2, NULL, 0);
+        fns[f] = graph_add_func_sharing(g, p, 5, body, NULL, 0);
+        ck_assert_int_eq(node_nparams(fns[f]), 5);
+        for (int i = 0; i < 5; i++) {
+            ck_assert_ptr_eq(node_param(fns[f], i), p[i]);
+            ck_assert_ptr_eq(node_scope(g, p[i]), fns[f]);
+        }
+        ck_assert_ptr_eq(node_params(fns[f]), fns[f]->u.fn->params);
+        ck_assert_ptr_eq(node_body(fns[f]), body);
+    }
+    if (sizeof(void *) == 8) {
+        ck_assert_uint_eq(func_info_size(5), 80);
+        ck_assert_int_eq((const char *)fns[1]->u.fn - (const char *)fns[0]->u.fn, 80);
+    }
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -2287,6 +2315,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_value_names_by_id);
     tcase_add_test(tc, test_short_nodes);
     tcase_add_test(tc, test_tail_word);
+    tcase_add_test(tc, test_function_record);
     suite_add_tcase(s, tc);
     tc = tcase_create("canonical types");
     tcase_add_test(tc, test_canonical_tensor_types);

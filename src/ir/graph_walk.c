@@ -594,13 +594,11 @@ static graft_node *func_node(graft_graph *g, graft_node *const *params, int npar
 {
     graft_node *n =
         tail ? graph_new_tailed_node(g, NODE_FUNC, 0) : graph_new_node(g, NODE_FUNC, 0);
-    FuncInfo *fn = arena_alloc(g->arena, sizeof(FuncInfo));
-    n->u.fn = fn;
-    /* written whole below: not zeroed first */
-    fn->params = arena_alloc_raw(g->arena, (size_t)(nparams ? nparams : 1) * sizeof *fn->params);
+    FuncInfo *fn = arena_alloc_raw(g->arena, func_info_size(nparams)); /* written whole: */
+    *fn = (FuncInfo){.nparams = nparams};                                /* not zeroed first */
     for (int i = 0; i < nparams; i++)
         fn->params[i] = params[i];
-    fn->nparams = nparams;
+    n->u.fn = fn;
     return n;
 }
 
@@ -621,8 +619,8 @@ graft_node *graph_add_func_sharing(graft_graph *g, graft_node *const *params, in
 {
     graft_node *n =
         nattrs ? graph_new_tailed_node(g, NODE_FUNC, 0) : graph_new_node(g, NODE_FUNC, 0);
-    FuncInfo *fn = arena_alloc_raw(g->arena, sizeof(FuncInfo));
-    graft_node **own = arena_alloc_raw(g->arena, (size_t)(nparams ? nparams : 1) * sizeof *own);
+    FuncInfo *fn = arena_alloc_raw(g->arena, func_info_size(nparams));
+    graft_node **own = fn->params;
     uint32_t *fn_id = graph_scopes_over(g, n); /* (note [scope table] in graph_node.h) */
     uint32_t scope = n->id + 1, min_id = 0;
     for (int i = 0; i < nparams; i++) {
@@ -631,7 +629,7 @@ graft_node *graph_add_func_sharing(graft_graph *g, graft_node *const *params, in
         if (i == 0 || params[i]->id < min_id)
             min_id = params[i]->id;
     }
-    *fn = (FuncInfo){.params = own, .body = body, .nattrs = nattrs, .nparams = nparams};
+    *fn = (FuncInfo){.body = body, .nattrs = nattrs, .nparams = nparams}; /* (not params) */
     n->u.fn = fn;
     if (nattrs)
         graph_new_tail(n, 0)->attrs = attrs; /* (note [tail word] in graph.c) */
