@@ -502,20 +502,22 @@ _Static_assert(sizeof(graft_node) % 8 == 0 && sizeof(Use) % 8 == 0,
 
 /* note [short nodes]: a variable, a global's reference and an operator
  * reference have no operands, attributes or kind-specific word, so their
- * node is struct graft_node up to its member a, 40 bytes of the pool, not
- * 56 (SHORT_NODE): the workload's partition has 100,000 variables (@main's
- * parameters and its functions'), half its 190,000 nodes, 1.6 MB less at
- * its peak.  Nothing may read or write a or u of such a node, which is
- * memory of the next one; that holds because
+ * node is struct graft_node up to its member u, 40 bytes of the pool, not
+ * 48 (SHORT_NODE; 56 before the tail word): the workload's partition has
+ * 100,000 variables (@main's parameters and its functions'), half its
+ * 190,000 nodes, 1.6 MB less at its peak when the node was 56
+ * (bench/RESULTS.md, session 28).  Nothing may read or write u of such a
+ * node, which is memory of the next one (nor a tail word: it has none);
+ * that holds because
  *   - they are made by new_node of a constant kind (new_var),
  *     graph_new_vars and graph_new_short_node (graph_global_ref,
  *     graph_add_opref), which cut and zero 40 bytes (node_zero), and
  *     their builders set str and type alone; graph_new_node, whose kind
  *     is not constant, cuts every node whole, so that its callers pay no
- *     test of the kind (a short kind given to it would only take 56);
+ *     test of the kind (a short kind given to it would only take 48);
  *   - a node's kind is set once, by node_register, and nothing copies a
  *     node whole (the graph's released node is a full one, a tuple);
- *   - every reader of a or u asks the kind first: the accessors of
+ *   - every reader of u asks the kind first: the accessors of
  *     graph_node.h and of this file (node_nattrs is 0 for these kinds,
  *     so node_attr is never asked), the FuncInfo's and MatchInfo's,
  *     graph_set_attrs' callers (calls and functions), the walks (a
