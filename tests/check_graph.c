@@ -657,13 +657,13 @@ START_TEST(test_fit_nodes)
 }
 END_TEST
 
-/* note [node size] in graph.c: 56 bytes on LP64, plus 32 per operand,
- * so a unary op fits in 88 bytes. */
+/* note [node size] in graph.c: 48 bytes on LP64, plus 32 per operand,
+ * so a unary op fits in 80 bytes. */
 START_TEST(test_node_size)
 {
     ck_assert_uint_le(graph_node_size(), 96);
     if (sizeof(void *) == 8)
-        ck_assert_uint_eq(graph_node_size(), 56);
+        ck_assert_uint_eq(graph_node_size(), 48);
     graft_graph *g = graph_new();
     graft_node *x = graph_add_param(g, "x", NULL);
     size_t before = graph_bytes(g);
@@ -1566,18 +1566,20 @@ START_TEST(test_params_array)
 END_TEST
 
 /* graph_release_dead frees each node block holding only dead nodes (note
- * [dead blocks] in src/ir/graph_compact.c).  A chain of 3,000 relus left
- * dead, 88 bytes each and 744 to a 64 KB block, with @f's NODE_GLOBAL
- * (unused, so dead) made after its 1,500th: block 0 holds %x and the
- * first 744, block 1 the next 744 (freed), block 2 the next 12, the
- * NODE_GLOBAL and 732 more (kept for the global), block 3 744 (freed)
- * and block 4 the last 24 and the live chain.  Nothing live moves, the
+ * [dead blocks] in src/ir/graph_compact.c).  A chain of 3,300 relus left
+ * dead, 80 bytes each and 819 to a 64 KB block, with @f's NODE_GLOBAL
+ * (unused, so dead; 40 bytes, note [short nodes] in graph.c) made after
+ * its 1,650th: block 0 holds %x (40 bytes) and the first 818, block 1
+ * the next 819 (freed), block 2 the next 13, the NODE_GLOBAL and 805
+ * more (kept for the global), block 3 819 (freed) and block 4 the last
+ * 26 and the live chain.  Nothing live moves, the
  * print is the same, a freed node's entry is the one released node (a
  * dead tuple of no operands), walks by id pass over it, and nodes made
  * after are made as before. */
 START_TEST(test_release_dead_blocks)
 {
-    enum { DEAD = 3000, LIVE = 100, PER_BLOCK = 744 };
+    enum { DEAD = 3300, LIVE = 100, BLOCK1 = 818, BLOCK2 = BLOCK1 + 819, BLOCK3 = BLOCK2 + 818,
+           BLOCK4 = BLOCK3 + 819 }; /* each block's first relu */
     graft_graph *g = graph_new();
     graft_node *x = graph_add_param(g, "x", NULL);
     graft_node **dead = malloc(DEAD * sizeof *dead), *ref = NULL;
@@ -1604,14 +1606,13 @@ START_TEST(test_release_dead_blocks)
     char *before = relay_print_string(g);
     uint32_t nlive = graph_live_count(g);
     ck_assert_uint_eq(graph_release_dead(g), 2 * (size_t)NODE_BLOCK);
-    graft_node *released = graph_node(g, dead_id[PER_BLOCK]);
+    graft_node *released = graph_node(g, dead_id[BLOCK1]);
     ck_assert(node_is_dead(released));
     ck_assert_int_eq(node_kind(released), NODE_TUPLE);
     ck_assert_int_eq(node_nargs(released), 0);
     ck_assert_ptr_null(node_first_use(released));
     for (int i = 0; i < DEAD; i++) {
-        bool freed = (i >= PER_BLOCK && i < 2 * PER_BLOCK) ||
-                     (i >= 3 * PER_BLOCK && i < 4 * PER_BLOCK);
+        bool freed = (i >= BLOCK1 && i < BLOCK2) || (i >= BLOCK3 && i < BLOCK4);
         ck_assert_ptr_eq(graph_node(g, dead_id[i]), freed ? released : dead[i]);
     }
     ck_assert_ptr_eq(graph_node(g, node_id(ref)), ref);
@@ -1934,8 +1935,9 @@ START_TEST(test_kill_cone)
 END_TEST
 
 /* graph_release_dead as a pass kills (note [blocks freed as a pass goes]
- * in src/ir/graph_compact.c): 2,300 unused nn.relu(%x), 88 bytes each,
- * %x and the first 744 in block 0, 744 to a block after, killed in id
+ * in src/ir/graph_compact.c): 2,530 unused nn.relu(%x), 80 bytes each,
+ * %x (40 bytes) and the first 818 in block 0, 819 to a block after,
+ * the last 74 in block 3, killed in id
  * order in three steps: the second block, half dead after the first
  * step, is freed after the second, from where its scan stopped; block 0
  * (%x lives) and the last block (the pool) never are; a freed node's
@@ -1943,14 +1945,14 @@ END_TEST
  * before. */
 START_TEST(test_release_dead_as_killed)
 {
-    enum { RELUS = 2300, PER_BLOCK = 744 };
+    enum { RELUS = 2530, BLOCK1 = 818, BLOCK2 = BLOCK1 + 819, BLOCK3 = BLOCK2 + 819 };
     graft_graph *g = graph_new();
     graft_node *x = graph_add_param(g, "x", NULL);
     graph_set_output(g, x);
     uint32_t *ids = malloc(RELUS * sizeof *ids);
     for (int i = 0; i < RELUS; i++)
         ids[i] = node_id(graph_add_call(g, "nn.relu", &x, 1, NULL, 0));
-    static const int upto[] = {PER_BLOCK + 400, 2 * PER_BLOCK, RELUS};
+    static const int upto[] = {BLOCK1 + 400, BLOCK2, RELUS};
     static const size_t freed[] = {0, 1, 1};
     for (int step = 0, i = 0; step < 3; step++) {
         for (; i < upto[step]; i++)
@@ -1959,7 +1961,7 @@ START_TEST(test_release_dead_as_killed)
     }
     for (int i = 0; i < RELUS; i++) {
         graft_node *n = graph_node(g, ids[i]);
-        bool released = i >= PER_BLOCK && i < 3 * PER_BLOCK;
+        bool released = i >= BLOCK1 && i < BLOCK3;
         ck_assert(node_is_dead(n));
         ck_assert_int_eq(node_kind(n), released ? NODE_TUPLE : NODE_CALL);
     }
@@ -2078,6 +2080,165 @@ START_TEST(test_value_names_by_id)
 }
 END_TEST
 
+/* note [short nodes] in graph.c: a variable, a global's reference and
+ * an operator reference are 40 bytes of the pool, the next node cut
+ * right after; filling that node leaves theirs as they were, and their
+ * accessors of the other kinds' fields answer as for any plain node. */
+static ptrdiff_t bytes_between(const graft_node *a, const graft_node *b)
+{
+    return (const char *)b - (const char *)a;
+}
+
+START_TEST(test_short_nodes)
+{
+    graft_graph *g = graph_new();
+    const graft_type *f32 = graph_type_tensor(g, "float32", NULL, 0);
+    graft_node *x = graph_add_param(g, "x", f32);
+    graft_node *y = graph_add_param(g, "y", NULL);
+    graft_node *made[5];
+    graph_add_fn_params_new(g, "FunctionVar_0_", 14, 5, made); /* graph_new_vars */
+    graft_node *add = graph_add_opref(g, "add");
+    graft_node *ref = graph_global_ref(g, "f");
+    graft_node *c = graph_add_const(g, "2.5f", 2.5, "float32");
+    graft_node *sum = graph_add_call(g, "add", (graft_node *[]){x, c}, 2, NULL, 0);
+    if (sizeof(void *) == 8) {
+        ck_assert_int_eq(bytes_between(x, y), 40);
+        ck_assert_int_eq(bytes_between(y, made[0]), 40);
+        for (int k = 1; k < 5; k++)
+            ck_assert_int_eq(bytes_between(made[k - 1], made[k]), 40);
+        ck_assert_int_eq(bytes_between(made[4], add), 40);
+        ck_assert_int_eq(bytes_between(add, ref), 40);
+        ck_assert_int_eq(bytes_between(ref, c), 40);
+        ck_assert_int_eq(bytes_between(c, sum), 56);
+    }
+    ck_assert_str_eq(node_name(x), "x");
+    ck_assert_ptr_eq(node_type(x), f32);
+    ck_assert(node_type_declared(x));
+    ck_assert_ptr_null(node_type(y));
+    ck_assert_str_eq(node_name(made[4]), "FunctionVar_0_4");
+    ck_assert_str_eq(node_name(add), "add");
+    ck_assert_str_eq(node_name(ref), "f");
+    ck_assert_int_eq(node_kind(ref), NODE_GLOBAL);
+    ck_assert(node_const_value(c) == 2.5);
+    ck_assert_str_eq(node_const_dtype(c), "float32");
+    ck_assert_ptr_eq(node_arg(sum, 0), x);
+    ck_assert_ptr_eq(node_arg(sum, 1), c);
+    ck_assert_int_eq(node_nusers(x), 1);
+    const graft_node *shorts[] = {x, made[4], add, ref};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(node_nattrs(shorts[i]), 0);
+        ck_assert_int_eq(node_nargs(shorts[i]), 0);
+        ck_assert_int_eq(node_index(shorts[i]), -1);
+        ck_assert_int_eq(node_noutputs(shorts[i]), 1);
+        ck_assert(node_const_value(shorts[i]) == 0.0);
+        ck_assert_ptr_null(node_const_dtype(shorts[i]));
+        ck_assert_ptr_null(node_find_attr(shorts[i], "axis"));
+        ck_assert_ptr_null(node_callee(shorts[i]));
+    }
+    graph_free(g);
+}
+END_TEST
+
+/* note [tail word] in graph.c: a call's attributes, a function's and a
+ * literal's dtype are a word after the slots (a callee's included) of
+ * the nodes made with them: 8 bytes more than a node without, which is
+ * 48 and 32 a slot; each builder's node reads its own back, and a
+ * module's @main keeps its attributes. */
+START_TEST(test_tail_word)
+{
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_attr_value *v = graph_new_attr_value(g, GRAFT_ATTR_INT);
+    v->i = -1;
+    graft_attr axis = {"axis", v};
+    graft_node *plain = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    graft_node *soft = graph_add_call(g, "nn.softmax", &plain, 1, &axis, 1);
+    graft_node *inter = graph_add_call_interned(g, graph_intern(g, "nn.softmax"), &soft, 1,
+                                                &axis, 1);
+    graft_node *shared = graph_add_call_sharing(g, graph_intern(g, "nn.softmax"), &inter, 1,
+                                                node_attr(inter, 0), 1);
+    graft_node *lit = graph_add_literal_interned(g, graph_intern(g, "2f"), 2.0,
+                                                 graph_intern(g, "float32"));
+    graft_node *q = graph_add_fn_param(g, "q", NULL);
+    graft_node *fn = graph_add_func(g, &q, 1, graph_add_call(g, "exp", &q, 1, NULL, 0), &axis, 1);
+    graft_node *call = graph_add_fn_call(g, fn, &shared, 1);
+    graft_node *after = graph_add_call(g, "add", (graft_node *[]){call, lit}, 2, NULL, 0);
+    if (sizeof(void *) == 8) {
+        ck_assert_int_eq(bytes_between(plain, soft), 80);
+        ck_assert_int_eq(bytes_between(soft, inter), 88);
+        ck_assert_int_eq(bytes_between(inter, shared), 88);
+        ck_assert_int_eq(bytes_between(shared, lit), 88);
+        ck_assert_int_eq(bytes_between(lit, q), 56);
+    }
+    ck_assert_int_eq(node_nattrs(plain), 0);
+    ck_assert_ptr_null(node_find_attr(plain, "axis"));
+    const graft_node *with[] = {soft, inter, shared, fn};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(node_nattrs(with[i]), 1);
+        ck_assert_str_eq(node_attr(with[i], 0)->name, "axis");
+        ck_assert_ptr_eq(node_find_attr(with[i], "axis"), v);
+    }
+    ck_assert_ptr_eq(node_attr(shared, 0), node_attr(inter, 0)); /* shared, not copied */
+    ck_assert_str_eq(node_const_dtype(lit), "float32");
+    ck_assert(node_const_value(lit) == 2.0);
+    ck_assert_ptr_eq(node_callee(call), fn);
+    ck_assert_int_eq(node_nattrs(call), 0);
+    ck_assert_ptr_eq(node_arg(after, 0), call);
+    ck_assert_ptr_eq(node_arg(after, 1), lit);
+    graph_set_output(g, after);
+    assert_prints(g, "def @main(%x) {\n"
+                     "  %0 = nn.relu(%x);\n"
+                     "  %1 = nn.softmax(%0, axis=-1);\n"
+                     "  %2 = nn.softmax(%1, axis=-1);\n"
+                     "  %3 = nn.softmax(%2, axis=-1);\n"
+                     "  %4 = fn (%q, axis=-1) {\n"
+                     "    exp(%q)\n"
+                     "  };\n"
+                     "  %5 = %4(%3);\n"
+                     "  add(%5, 2f)\n"
+                     "}\n");
+    graph_free(g);
+    const char *text = "def @main(%x, Primitive=1) {\n  nn.relu(%x)\n}\n";
+    Source *src = source_from_string("main.relay", text, strlen(text));
+    graft_diag *d = diag_new(stderr);
+    g = relay_load(src, d);
+    ck_assert_ptr_nonnull(g);
+    ck_assert_int_eq(graph_main_nattrs(g), 1);
+    ck_assert_str_eq(graph_main_attr(g, 0)->name, "Primitive");
+    graph_free(g);
+    diag_free(d);
+    source_free(src);
+}
+END_TEST
+
+/* A function's record holds its parameters (FuncInfo in graph_impl.h):
+ * five take 80 bytes of the arena, so two functions made one after the
+ * other have records 80 bytes apart, each parameter read back in order. */
+START_TEST(test_function_record)
+{
+    graft_graph *g = graph_new();
+    graft_node *fns[2];
+    for (int f = 0; f < 2; f++) {
+        graft_node *p[5];
+        graph_add_fn_params_new(g, f ? "FunctionVar_1_" : "FunctionVar_0_", 14, 5, p);
+        graft_node *body = graph_add_call(g, "add", p, 2, NULL, 0);
+        fns[f] = graph_add_func_sharing(g, p, 5, body, NULL, 0);
+        ck_assert_int_eq(node_nparams(fns[f]), 5);
+        for (int i = 0; i < 5; i++) {
+            ck_assert_ptr_eq(node_param(fns[f], i), p[i]);
+            ck_assert_ptr_eq(node_scope(g, p[i]), fns[f]);
+        }
+        ck_assert_ptr_eq(node_params(fns[f]), fns[f]->u.fn->params);
+        ck_assert_ptr_eq(node_body(fns[f]), body);
+    }
+    if (sizeof(void *) == 8) {
+        ck_assert_uint_eq(func_info_size(5), 80);
+        ck_assert_int_eq((const char *)fns[1]->u.fn - (const char *)fns[0]->u.fn, 80);
+    }
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -2152,6 +2313,9 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_positions_on_demand);
     tcase_add_test(tc, test_names_reserved_by_count);
     tcase_add_test(tc, test_value_names_by_id);
+    tcase_add_test(tc, test_short_nodes);
+    tcase_add_test(tc, test_tail_word);
+    tcase_add_test(tc, test_function_record);
     suite_add_tcase(s, tc);
     tc = tcase_create("canonical types");
     tcase_add_test(tc, test_canonical_tensor_types);

@@ -1,6 +1,7 @@
 /* graph.c - nodes, users lists and builders of the graph IR (graph.h). */
 #include "graph.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "graph_impl.h"
@@ -8,25 +9,46 @@
 #include "outbuf.h"
 #include "util.h"
 
-/* note [node size]: struct graft_node is 56 bytes on LP64 (checked here
+/* note [node size]: struct graft_node is 48 bytes on LP64 (checked here
  * and by tests/check_graph.c): an 8-byte header (kind, flags, id), the
  * operand and user counts, the users list head (the list is circular
  * through prev, so no tail pointer), one string (op, name or constant
- * spelling), attributes or a constant's dtype, type and one
- * kind-specific word (a constant's value, a function's or match's
- * record, an element's index, a call's result and attribute counts; a
- * function's attribute count is in its record).  The
- * operand slots (32 bytes each, struct Use) are allocated right after the
- * node, a callee's after the operands, so their place is computed, not
- * stored (node_slots, node_callee_slot): a unary op takes 88 bytes of
- * arena and a binary one 120; attributes live beside it.  Step 1 of the
- * layout by field (doc/architecture.md, "The graph as arrays") took the
- * node from 96 bytes to 72, the annotation's move to a table of the
- * graph's to 64 (note [annotation table] in graph_node.h) and the
- * scope's to 56 (note [scope table] there); the use records go with
- * step 2. */
-_Static_assert(sizeof(void *) != 8 || sizeof(graft_node) == 56,
-               "a node is 56 bytes (note [node size])");
+ * spelling), type, then one kind-specific word (a constant's value, a
+ * function's or match's record, an element's index, a call's result and
+ * attribute counts; a function's attribute count is in its record).  That
+ * word comes last so that a variable, which has none, is cut without it
+ * (note [short nodes]).  The operand slots (32 bytes each, struct Use)
+ * are allocated right after the node, a callee's after the operands, so
+ * their place is computed, not stored (node_slots, node_callee_slot), and
+ * after them, in the nodes that have one, the tail word (note [tail
+ * word]): a unary op takes 80 bytes of arena and a binary one 112;
+ * attributes live beside it.  Step 1 of the layout by field
+ * (doc/architecture.md, "The graph as arrays") took the node from 96
+ * bytes to 72, the annotation's move to a table of the graph's to 64
+ * (note [annotation table] in graph_node.h), the scope's to 56 (note
+ * [scope table] there), the attributes' to the tail word to 48, a
+ * variable's to 40 (note [short nodes]); the use records go with step 2.
+ *
+ * note [tail word]: a call's attributes (or a function's) and a scalar
+ * constant's dtype are a word past the node's slots, its callee's
+ * included (node_tail, union NodeTail in graph_node.h), allocated only
+ * for the nodes that have one: a call or function made with attributes
+ * and a constant of graph_add_const or graph_add_literal_interned.  Most
+ * calls have none (none of the 60,000 of the workload's model), and the
+ * word was in every node, 8 bytes of each of the partition's 90,000 that
+ * are not variables.  Its place depends on the slots before it, so it is
+ * written only by the builders that made the node with it
+ * (graph_new_tailed_node), after its operands (graph_set_attrs,
+ * graph_add_call_sharing, graph_add_func_sharing, the constants': the
+ * last three by graph_new_tail, without reading the node back), and
+ * read only through node_attr and node_const_dtype, which the node's
+ * kind and attribute count guard.  A loader's call with attributes is
+ * made out of line (call_with_attrs), so that the common one's path has
+ * no test of its size (7 instructions a call fewer on both partitions
+ * of bench/workload.sh). */
+_Static_assert(sizeof(void *) != 8 || sizeof(graft_node) == 48,
+               "a node is 48 bytes (note [node size])");
+_Static_assert(sizeof(union NodeTail) == sizeof(void *), "a tail is a word (note [tail word])");
 _Static_assert(sizeof(void *) != 8 || sizeof(struct Use) == 32,
                "a use is 32 bytes (note [node size])");
 
@@ -360,8 +382,8 @@ int32_t *graph_positions(graft_graph *g, size_t *cap)
 const graft_attr_value *node_find_attr(const graft_node *n, const char *name)
 {
     for (int i = 0, count = node_nattrs(n); i < count; i++)
-        if (n->a.attrs[i].name == name || strcmp(n->a.attrs[i].name, name) == 0)
-            return n->a.attrs[i].value;
+        if (node_attr(n, i)->name == name || strcmp(node_attr(n, i)->name, name) == 0)
+            return node_attr(n, i)->value;
     return NULL;
 }
 
@@ -371,7 +393,7 @@ const char *node_const_dtype(const graft_node *n)
     if (n->kind != NODE_CONST)
         return NULL;
     if (n->flag)
-        return n->a.dtype;
+        return node_tail(n)->dtype; /* (note [tail word]) */
     return n->type && n->type->kind == TYPE_TENSOR ? n->type->dtype : NULL;
 }
 
@@ -478,6 +500,57 @@ void graph_unlink_use(Use *u)
 _Static_assert(sizeof(graft_node) % 8 == 0 && sizeof(Use) % 8 == 0,
                "nodes and slots keep 8-byte alignment (note [node pool])");
 
+/* note [short nodes]: a variable, a global's reference and an operator
+ * reference have no operands, attributes or kind-specific word, so their
+ * node is struct graft_node up to its member u, 40 bytes of the pool, not
+ * 48 (SHORT_NODE; 56 before the tail word): the workload's partition has
+ * 100,000 variables (@main's parameters and its functions'), half its
+ * 190,000 nodes, 1.6 MB less at its peak when the node was 56
+ * (bench/RESULTS.md, session 28).  Nothing may read or write u of such a
+ * node, which is memory of the next one (nor a tail word: it has none);
+ * that holds because
+ *   - they are made by new_node of a constant kind (new_var),
+ *     graph_new_vars and graph_new_short_node (graph_global_ref,
+ *     graph_add_opref), which cut and zero 40 bytes (node_zero), and
+ *     their builders set str and type alone; graph_new_node, whose kind
+ *     is not constant, cuts every node whole, so that its callers pay no
+ *     test of the kind (a short kind given to it would only take 48);
+ *   - a node's kind is set once, by node_register, and nothing copies a
+ *     node whole (the graph's released node is a full one, a tuple);
+ *   - every reader of u asks the kind first: the accessors of
+ *     graph_node.h and of this file (node_nattrs is 0 for these kinds,
+ *     so node_attr is never asked), the FuncInfo's and MatchInfo's,
+ *     graph_set_attrs' callers (calls and functions), the walks (a
+ *     function's record).
+ * Slots stay at sizeof(graft_node) past every node that has them
+ * (node_slots): no kind is asked on the operands' path. */
+enum { SHORT_NODE = offsetof(graft_node, u) };
+_Static_assert(sizeof(void *) != 8 || SHORT_NODE == 40,
+               "a variable is 40 bytes (note [short nodes])");
+_Static_assert(SHORT_NODE % 8 == 0, "a short node keeps 8-byte alignment (note [node pool])");
+
+static inline bool kind_is_short(NodeKind kind)
+{
+    return kind == NODE_VAR || kind == NODE_GLOBAL || kind == NODE_OPREF;
+}
+
+/* The pool's bytes for a node of kind with nslots operand slots (none
+ * for a short kind). */
+static inline size_t node_bytes(NodeKind kind, int nslots)
+{
+    return kind_is_short(kind) ? SHORT_NODE : sizeof(graft_node) + (size_t)nslots * sizeof(Use);
+}
+
+/* Zeroes n's fields, all of them (whole) or a short node's (note [short
+ * nodes]); a constant size: stores, no call (note [node pool]). */
+static inline void node_zero(graft_node *n, bool whole)
+{
+    if (whole)
+        *n = (graft_node){0};
+    else
+        memset(n, 0, SHORT_NODE);
+}
+
 /* The pool's next size bytes, which the caller knows it has (and the
  * node table room for the ids they will take). */
 static inline graft_node *pool_take(graft_graph *g, size_t size)
@@ -488,7 +561,7 @@ static inline graft_node *pool_take(graft_graph *g, size_t size)
     return n;
 }
 
-static graft_node *node_memory(graft_graph *g, size_t size)
+static graft_node *node_memory(graft_graph *g, size_t size, bool whole)
 {
     if (size > NODE_BLOCK / 4)
         return arena_alloc(g->arena, size);
@@ -500,7 +573,7 @@ static graft_node *node_memory(graft_graph *g, size_t size)
         g->node_pool_left = NODE_BLOCK;
     }
     graft_node *n = pool_take(g, size);
-    *n = (graft_node){0}; /* a constant size: stores, no call (note [node pool]) */
+    node_zero(n, whole);
     return n;
 }
 
@@ -516,14 +589,15 @@ static inline graft_node *node_register(graft_graph *g, graft_node *n, NodeKind 
     return n;
 }
 
-/* graph_new_node when the node table is full, the pool has no room or
- * the node is too large for it (note [new node's fast path]). */
+/* cut_node when the node table is full, the pool has no room or the
+ * node is too large for it (note [new node's fast path]). */
 static __attribute__((noinline)) graft_node *new_node_making_room(graft_graph *g,
-                                                                  NodeKind kind, int nslots)
+                                                                  NodeKind kind, size_t size,
+                                                                  bool whole)
 {
     if (g->nnodes == g->nodes_cap) /* by half (note [node table]) */
         nodes_resize(g, g->nodes_cap < 8 ? 16 : g->nodes_cap + g->nodes_cap / 2);
-    graft_node *n = node_memory(g, sizeof(graft_node) + (size_t)nslots * sizeof(Use));
+    graft_node *n = node_memory(g, size, whole);
     return node_register(g, n, kind);
 }
 
@@ -546,21 +620,41 @@ static __attribute__((noinline)) graft_node *new_node_making_room(graft_graph *g
  * builders (new_var's parameters too) and behind the two public
  * functions alike. */
 
+/* A fresh node of kind with the next id, registered in the node table,
+ * of size bytes: all its fields (whole) and its operand slots, or a
+ * short node's (note [short nodes]).  A constant whole makes its zeroing
+ * stores without a test. */
+GRAFT_HOT graft_node *cut_node(graft_graph *g, NodeKind kind, size_t size, bool whole)
+{
+    if (size > g->node_pool_left || size > NODE_BLOCK / 4 || g->nnodes == g->nodes_cap)
+        return new_node_making_room(g, kind, size, whole);
+    graft_node *n = pool_take(g, size);
+    node_zero(n, whole);
+    return node_register(g, n, kind);
+}
+
 /* A fresh node with the next id, registered in the node table, with
- * room for nslots operand slots right after it. */
+ * room for nslots operand slots right after it; for a constant kind, as
+ * the builders inline it. */
 GRAFT_HOT graft_node *new_node(graft_graph *g, NodeKind kind, int nslots)
 {
-    size_t size = sizeof(graft_node) + (size_t)nslots * sizeof(Use);
-    if (size > g->node_pool_left || size > NODE_BLOCK / 4 || g->nnodes == g->nodes_cap)
-        return new_node_making_room(g, kind, nslots);
-    graft_node *n = pool_take(g, size);
-    *n = (graft_node){0}; /* a constant size: stores, no call (note [node pool]) */
-    return node_register(g, n, kind);
+    return cut_node(g, kind, node_bytes(kind, nslots), !kind_is_short(kind));
 }
 
 graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots)
 {
-    return new_node(g, kind, nslots);
+    return cut_node(g, kind, sizeof(graft_node) + (size_t)nslots * sizeof(Use), true);
+}
+
+graft_node *graph_new_tailed_node(graft_graph *g, NodeKind kind, int nslots)
+{
+    size_t size = sizeof(graft_node) + (size_t)nslots * sizeof(Use) + sizeof(union NodeTail);
+    return cut_node(g, kind, size, true);
+}
+
+graft_node *graph_new_short_node(graft_graph *g, NodeKind kind)
+{
+    return cut_node(g, kind, SHORT_NODE, false);
 }
 
 /* note [variables made together]: a partition makes each group's
@@ -570,14 +664,15 @@ graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots)
  * graph_new_node's fast path; else each is made by it. */
 void graph_new_vars(graft_graph *g, uint32_t count, graft_node **vars)
 {
-    size_t size = (size_t)count * sizeof(graft_node);
+    size_t size = (size_t)count * SHORT_NODE; /* (note [short nodes]) */
     if (size > g->node_pool_left || g->nnodes + (size_t)count > g->nodes_cap) {
         for (uint32_t k = 0; k < count; k++)
-            vars[k] = graph_new_node(g, NODE_VAR, 0);
+            vars[k] = graph_new_short_node(g, NODE_VAR);
     } else {
-        graft_node *n = pool_take(g, size);
-        for (uint32_t k = 0; k < count; k++, n++) {
-            *n = (graft_node){0}; /* (note [node pool]) */
+        unsigned char *at = (unsigned char *)pool_take(g, size);
+        for (uint32_t k = 0; k < count; k++, at += SHORT_NODE) {
+            graft_node *n = (graft_node *)(void *)at;
+            node_zero(n, false);
             vars[k] = node_register(g, n, NODE_VAR);
         }
     }
@@ -603,7 +698,8 @@ void graph_set_operands(graft_node *n, graft_node *const *args, int nargs)
 }
 
 /* Copies attributes into the arena with interned names, for a call or a
- * function (whose FuncInfo is made first: the count is kept there). */
+ * function (whose FuncInfo is made first: the count is kept there), made
+ * with its tail word when nattrs is not 0 (note [tail word]). */
 void graph_set_attrs(graft_graph *g, graft_node *n, const graft_attr *attrs, int nattrs)
 {
     if (n->kind == NODE_FUNC)
@@ -617,11 +713,12 @@ void graph_set_attrs(graft_graph *g, graft_node *n, const graft_attr *attrs, int
         copy[i].name = graph_intern(g, attrs[i].name);
         copy[i].value = attrs[i].value;
     }
-    n->a.attrs = copy;
+    node_tail(n)->attrs = copy;
 }
 
-/* A variable named name, interned. */
-static graft_node *new_var(graft_graph *g, const char *name, const graft_type *type)
+/* A variable named name, interned (inline in its three builders: note
+ * [builders inline]). */
+GRAFT_HOT graft_node *new_var(graft_graph *g, const char *name, const graft_type *type)
 {
     graft_node *n = new_node(g, NODE_VAR, 0); /* note [builders inline] */
     g->nvars++;
@@ -679,10 +776,10 @@ graft_node *graph_add_fn_param_interned(graft_graph *g, const char *name,
 
 graft_node *graph_add_const(graft_graph *g, const char *text, double value, const char *dtype)
 {
-    graft_node *n = graph_new_node(g, NODE_CONST, 0);
+    graft_node *n = graph_new_tailed_node(g, NODE_CONST, 0);
     n->str = graph_intern(g, text);
     n->u.value = value;
-    n->a.dtype = graph_intern(g, dtype);
+    graph_new_tail(n, 0)->dtype = graph_intern(g, dtype);
     n->flag = strncmp(text, "meta[", 5) != 0;
     return n;
 }
@@ -690,10 +787,10 @@ graft_node *graph_add_const(graft_graph *g, const char *text, double value, cons
 graft_node *graph_add_literal_interned(graft_graph *g, const char *text, double value,
                                        const char *dtype)
 {
-    graft_node *n = graph_new_node(g, NODE_CONST, 0);
+    graft_node *n = graph_new_tailed_node(g, NODE_CONST, 0);
     n->str = text;
     n->u.value = value;
-    n->a.dtype = dtype;
+    graph_new_tail(n, 0)->dtype = dtype;
     n->flag = 1;
     return n;
 }
@@ -701,9 +798,24 @@ graft_node *graph_add_literal_interned(graft_graph *g, const char *text, double 
 graft_node *graph_add_call(graft_graph *g, const char *op, graft_node *const *args, int nargs,
                      const graft_attr *attrs, int nattrs)
 {
-    graft_node *n = graph_new_node(g, NODE_CALL, nargs);
+    graft_node *n = nattrs ? graph_new_tailed_node(g, NODE_CALL, nargs)
+                           : graph_new_node(g, NODE_CALL, nargs);
     n->str = graph_intern(g, op);
     graph_set_operands(n, args, nargs);
+    graph_set_attrs(g, n, attrs, nattrs);
+    return n;
+}
+
+/* graph_add_call_interned of a call with attributes, out of line: the
+ * loaders' calls mostly have none (note [tail word]). */
+static __attribute__((noinline)) graft_node *call_with_attrs(graft_graph *g, const char *op,
+                                                             graft_node *const *args, int nargs,
+                                                             const graft_attr *attrs,
+                                                             int nattrs)
+{
+    graft_node *n = graph_new_tailed_node(g, NODE_CALL, nargs);
+    n->str = op;
+    fill_operands(n, args, nargs);
     graph_set_attrs(g, n, attrs, nattrs);
     return n;
 }
@@ -711,22 +823,24 @@ graft_node *graph_add_call(graft_graph *g, const char *op, graft_node *const *ar
 graft_node *graph_add_call_interned(graft_graph *g, const char *op, graft_node *const *args,
                                     int nargs, const graft_attr *attrs, int nattrs)
 {
+    if (nattrs) /* (with its tail word: note [tail word]) */
+        return call_with_attrs(g, op, args, nargs, attrs, nattrs);
     graft_node *n = new_node(g, NODE_CALL, nargs); /* note [builders inline] */
     n->str = op;
     fill_operands(n, args, nargs);
-    if (nattrs) /* (a new node has none) */
-        graph_set_attrs(g, n, attrs, nattrs);
     return n;
 }
 
 graft_node *graph_add_call_sharing(graft_graph *g, const char *op, graft_node *const *args,
                                    int nargs, const graft_attr *attrs, int nattrs)
 {
-    graft_node *n = graph_new_node(g, NODE_CALL, nargs);
+    graft_node *n = nattrs ? graph_new_tailed_node(g, NODE_CALL, nargs)
+                           : graph_new_node(g, NODE_CALL, nargs);
     n->str = op;
     graph_set_operands(n, args, nargs);
     n->u.call.nattrs = nattrs;
-    n->a.attrs = attrs;
+    if (nattrs)
+        graph_new_tail(n, nargs)->attrs = attrs;
     return n;
 }
 

@@ -46,7 +46,7 @@ graft_node *graph_global_ref(graft_graph *g, const char *name)
     }
     GlobalDef *def = &g->globals[i];
     if (!def->ref) {
-        def->ref = graph_new_node(g, NODE_GLOBAL, 0);
+        def->ref = graph_new_short_node(g, NODE_GLOBAL);
         def->ref->str = def->name;
     }
     return def->ref;
@@ -54,7 +54,7 @@ graft_node *graph_global_ref(graft_graph *g, const char *name)
 
 graft_node *graph_add_opref(graft_graph *g, const char *name)
 {
-    graft_node *n = graph_new_node(g, NODE_OPREF, 0);
+    graft_node *n = graph_new_short_node(g, NODE_OPREF);
     n->str = graph_intern(g, name);
     return n;
 }

@@ -5,6 +5,7 @@
 #define GRAFT_GRAPH_IMPL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -13,16 +14,28 @@
 #include "keymap.h"
 #include "util.h"
 
-/* What a NODE_FUNC has beyond a plain node. */
-typedef struct FuncInfo { /* pointers first: 48 bytes, not 56 (64 in the arena) */
-    graft_node **params;   /* NODE_VARs, in order */
+/* What a NODE_FUNC has beyond a plain node: 40 bytes, its parameters
+ * right after them in the same allocation (func_info_size), where they
+ * were an array of their own: a partition's function of five parameters
+ * takes 80 bytes of the arena, not 48 and 48 (its 16-byte steps). */
+typedef struct FuncInfo {
     graft_node *body;      /* the result expression */
     const graft_type *ret; /* declared result type, or NULL */
     const char *type_params; /* "A, B" of fn [A, B](...), or NULL */
-    int nattrs;      /* entries in the node's a.attrs */
+    int nattrs;      /* entries in the node's tail's attrs */
     int nparams;     /* entries in params */
     bool unscoped;         /* graph_add_main's: no node is in its scope */
+    graft_node *params[];  /* NODE_VARs, in order */
 } FuncInfo;
+
+_Static_assert(offsetof(FuncInfo, params) == sizeof(FuncInfo),
+               "a FuncInfo written whole leaves its parameters be");
+
+/* The bytes of a FuncInfo of nparams parameters. */
+static inline size_t func_info_size(int nparams)
+{
+    return sizeof(FuncInfo) + (size_t)nparams * sizeof(graft_node *);
+}
 
 /* What a NODE_MATCH has beyond its operands (data, then each clause's
  * result). */
@@ -184,8 +197,21 @@ static inline void graph_before_interning(graft_graph *g, const char *s, size_t 
 }
 
 /* Helpers shared by graph.c and graph_walk.c.  graph_new_node allocates
- * the node with room for nslots operand slots after it. */
+ * the node with room for nslots operand slots after it; a variable, a
+ * global's reference or an operator reference is graph_new_short_node's,
+ * without the fields it never has (note [short nodes] in graph.c). */
 graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots);
+graft_node *graph_new_short_node(graft_graph *g, NodeKind kind);
+/* graph_new_node's node with its tail word after the slots (note [tail
+ * word] in graph.c). */
+graft_node *graph_new_tailed_node(graft_graph *g, NodeKind kind, int nslots);
+/* The tail word of n, just made by graph_new_tailed_node with nslots
+ * slots (no callee's), for its maker to write: node_tail's place without
+ * reading the node's kind and counts back. */
+static inline union NodeTail *graph_new_tail(graft_node *n, int nslots)
+{
+    return (union NodeTail *)(void *)(node_slots(n) + nslots);
+}
 void graph_set_attrs(graft_graph *g, graft_node *n, const graft_attr *attrs, int nattrs);
 /* count fresh variables with the next ids into vars, unnamed and untyped
  * (note [variables made together] in graph.c). */

@@ -195,8 +195,8 @@ void graph_make_main(graft_graph *g, graft_node *fn)
     g->output = info->body;
     g->ret = info->ret;
     g->type_params = info->type_params;
-    g->main_attrs = fn->a.attrs;
     g->nmain_attrs = node_nattrs(fn);
+    g->main_attrs = g->nmain_attrs ? node_tail(fn)->attrs : NULL;
     for (int i = 0; i < g->nglobals; i++)
         if (g->globals[i].fn == fn) {
             g->globals[i].fn = NULL;

@@ -44,12 +44,10 @@ struct graft_node {
     int32_t nusers;        /* uses in the users list */
     Use *first_use;        /* users list, oldest first, circular by prev */
     const char *str;       /* interned op name, var name or const spelling */
-    union {
-        const graft_attr *attrs; /* NODE_CALL, NODE_FUNC: node_nattrs
-                              attributes */
-        const char *dtype; /* NODE_CONST: interned scalar dtype */
-    } a;
     const graft_type *type;      /* known type, or NULL */
+    /* The word below is not allocated for a variable, a global or an
+     * operator reference (note [short nodes] in graph.c): last, so that
+     * those kinds are the fields above alone. */
     union {
         double value;      /* NODE_CONST, scalar (flag set): its value */
         const struct ConstData *data; /* NODE_CONST, tensor: its elements
@@ -59,9 +57,17 @@ struct graft_node {
         struct {
             int32_t index; /* NODE_GETITEM: field index; NODE_CALL: its
                               results, 0 or 1 for one (node_noutputs) */
-            int32_t nattrs; /* NODE_CALL: entries in a.attrs */
+            int32_t nattrs; /* NODE_CALL: entries in its tail's attrs */
         } call;
     } u;
+};
+
+/* The word after a node's slots, its callee's included, in the nodes
+ * made with it (note [tail word] in graph.c): a call's or a function's
+ * attributes when it has any, a literal's dtype. */
+union NodeTail {
+    const graft_attr *attrs; /* NODE_CALL, NODE_FUNC: node_nattrs attributes */
+    const char *dtype;       /* NODE_CONST: interned scalar dtype */
 };
 
 /* note [annotation table]: a node's annotation comment is not a field
@@ -114,6 +120,14 @@ struct GraphSide {
  * nargs operands, then a call of a function value's callee. */
 static inline Use *node_slots(const graft_node *n) { return (Use *)(n + 1); }
 
+/* n's tail word (union NodeTail), after its operands and its callee;
+ * only a node made with one has it. */
+static inline union NodeTail *node_tail(const graft_node *n)
+{
+    Use *past = node_slots(n) + n->nargs + (n->kind == NODE_CALL && n->flag);
+    return (union NodeTail *)(void *)past;
+}
+
 /* NODE_CALL of a function value: the slot of its callee, else NULL. */
 static inline Use *node_callee_slot(const graft_node *n)
 {
@@ -152,7 +166,10 @@ static inline int node_nattrs(const graft_node *n)
         return n->u.call.nattrs;
     return n->kind == NODE_FUNC ? node_func_nattrs(n) : 0;
 }
-static inline const graft_attr *node_attr(const graft_node *n, int i) { return &n->a.attrs[i]; }
+static inline const graft_attr *node_attr(const graft_node *n, int i)
+{
+    return &node_tail(n)->attrs[i];
+}
 static inline const graft_type *node_type(const graft_node *n) { return n->type; }
 static inline const char *graph_annotation_by_id(const graft_graph *g, uint32_t id)
 {

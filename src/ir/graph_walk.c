@@ -587,24 +587,25 @@ graft_node *graph_add_func(graft_graph *g, graft_node *const *params, int nparam
     return n;
 }
 
-/* A NODE_FUNC of params, with no attributes, body or scope yet. */
-static graft_node *func_node(graft_graph *g, graft_node *const *params, int nparams)
+/* A NODE_FUNC of params, with no attributes, body or scope yet; with
+ * its tail word for attributes when it will have some (note [tail word]
+ * in graph.c). */
+static graft_node *func_node(graft_graph *g, graft_node *const *params, int nparams, bool tail)
 {
-    graft_node *n = graph_new_node(g, NODE_FUNC, 0);
-    FuncInfo *fn = arena_alloc(g->arena, sizeof(FuncInfo));
-    n->u.fn = fn;
-    /* written whole below: not zeroed first */
-    fn->params = arena_alloc_raw(g->arena, (size_t)(nparams ? nparams : 1) * sizeof *fn->params);
+    graft_node *n =
+        tail ? graph_new_tailed_node(g, NODE_FUNC, 0) : graph_new_node(g, NODE_FUNC, 0);
+    FuncInfo *fn = arena_alloc_raw(g->arena, func_info_size(nparams)); /* written whole: */
+    *fn = (FuncInfo){.nparams = nparams};                                /* not zeroed first */
     for (int i = 0; i < nparams; i++)
         fn->params[i] = params[i];
-    fn->nparams = nparams;
+    n->u.fn = fn;
     return n;
 }
 
 graft_node *graph_new_func(graft_graph *g, graft_node *const *params, int nparams,
                            const graft_attr *attrs, int nattrs)
 {
-    graft_node *n = func_node(g, params, nparams);
+    graft_node *n = func_node(g, params, nparams, nattrs > 0);
     graph_set_attrs(g, n, attrs, nattrs);
     return n;
 }
@@ -616,9 +617,10 @@ graft_node *graph_new_func(graft_graph *g, graft_node *const *params, int nparam
 graft_node *graph_add_func_sharing(graft_graph *g, graft_node *const *params, int nparams,
                                    graft_node *body, const graft_attr *attrs, int nattrs)
 {
-    graft_node *n = graph_new_node(g, NODE_FUNC, 0);
-    FuncInfo *fn = arena_alloc_raw(g->arena, sizeof(FuncInfo));
-    graft_node **own = arena_alloc_raw(g->arena, (size_t)(nparams ? nparams : 1) * sizeof *own);
+    graft_node *n =
+        nattrs ? graph_new_tailed_node(g, NODE_FUNC, 0) : graph_new_node(g, NODE_FUNC, 0);
+    FuncInfo *fn = arena_alloc_raw(g->arena, func_info_size(nparams));
+    graft_node **own = fn->params;
     uint32_t *fn_id = graph_scopes_over(g, n); /* (note [scope table] in graph_node.h) */
     uint32_t scope = n->id + 1, min_id = 0;
     for (int i = 0; i < nparams; i++) {
@@ -627,9 +629,10 @@ graft_node *graph_add_func_sharing(graft_graph *g, graft_node *const *params, in
         if (i == 0 || params[i]->id < min_id)
             min_id = params[i]->id;
     }
-    *fn = (FuncInfo){.params = own, .body = body, .nattrs = nattrs, .nparams = nparams};
+    *fn = (FuncInfo){.body = body, .nattrs = nattrs, .nparams = nparams}; /* (not params) */
     n->u.fn = fn;
-    n->a.attrs = attrs;
+    if (nattrs)
+        graph_new_tail(n, 0)->attrs = attrs; /* (note [tail word] in graph.c) */
     if (body && body->id >= min_id) /* else it is not new: nothing to adopt (scope_body) */
         adopt_body(fn_id, n, min_id);
     return n;
