@@ -314,8 +314,13 @@ START_TEST(test_plain_calls_two_a_slot)
         }
         ck_assert_int_eq(found, kept);
     }
-    ck_assert_ptr_eq(type_of(g, calls[0]), node_type(node_arg(calls[0], 0)));
-    ck_assert_ptr_eq(plain->pair[slot[0]][0].operand[0], node_type(node_arg(calls[0], 0)));
+    /* an evicted key (which one depends on the addresses) typed again is
+       the newest of its slot, and the memo makes no new key for it */
+    int old = 0;
+    while (last[slot[old]][0] == old + 1 || last[slot[old]][1] == old + 1)
+        old++;
+    ck_assert_ptr_eq(type_of(g, calls[old]), node_type(node_arg(calls[old], 0)));
+    ck_assert_ptr_eq(plain->pair[slot[old]][0].operand[0], node_type(node_arg(calls[old], 0)));
     ck_assert_uint_eq(type_memo_size(g), KEYS);
     graph_free(g);
 }
