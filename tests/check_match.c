@@ -911,6 +911,36 @@ START_TEST(claims_freed_before_the_groups_are_applied)
 }
 END_TEST
 
+/* labels_drop_states frees the states and the operands' scratch, which
+ * a tuple of 100 fields grew; labelling again grows them back and gives
+ * the same states. */
+START_TEST(dropped_labels_free_the_operands_scratch)
+{
+    StrBuf model = {0};
+    strbuf_puts(&model, "def @main(%p) {\n  %0 = exp(%p);\n  (%0");
+    for (int i = 1; i < 100; i++)
+        strbuf_puts(&model, ", %0");
+    strbuf_puts(&model, ")\n}\n");
+    Fixture f;
+    open_fixture(&f, "e := exp(a) => partition\n", model.data);
+    Labels *l = labels_new(f.a, f.g);
+    labels_all(l);
+    ck_assert_uint_ge(l->args_cap, 100);
+    labels_drop_states(l);
+    ck_assert_ptr_null(l->st.state);
+    ck_assert_ptr_null(l->args);
+    ck_assert_ptr_null(l->operands);
+    ck_assert_uint_eq(l->args_cap + l->operands_cap, 0);
+    labels_all(l);
+    ck_assert_uint_ge(l->args_cap, 100);
+    for (uint32_t id = 0; id < graph_node_count(f.g); id++)
+        ck_assert_uint_eq(labels_state_id(l, id), labels_state_id(f.l, id));
+    labels_free(l);
+    close_fixture(&f);
+    strbuf_free(&model);
+}
+END_TEST
+
 static Suite *match_suite(void)
 {
     Suite *s = suite_create("match");
@@ -926,6 +956,7 @@ static Suite *match_suite(void)
     tcase_add_test(tc, edits_room_is_reserved_before_labelling);
     tcase_add_test(tc, wide_steps_share_one_slot);
     tcase_add_test(tc, offers_are_read_inline_once_learnt);
+    tcase_add_test(tc, dropped_labels_free_the_operands_scratch);
     suite_add_tcase(s, tc);
     TCase *groups = tcase_create("groups");
     tcase_add_test(groups, claim_stamps_tell_pass_and_owner);
