@@ -1629,6 +1629,70 @@ START_TEST(forwarding_map_reads_every_replaced_root)
 }
 END_TEST
 
+/* note [applied groups freed] in src/runtime/partition_apply.c, note
+ * [labels dropped before the last apply] in engine.c: a chain of adds
+ * whose groups fill three blocks and whose inputs (two a group) fill two
+ * of the grouper's, partitioned by a pass that is not the last, then by
+ * the last (an exp of the chain); each call reads the call before and
+ * %b, its function adds its two parameters.  The last pass leaves no
+ * relabelling mark or label behind it, the order kept; the first's
+ * dirty marks served the last one's relabelling. */
+START_TEST(partition_tables_freed_before_the_apply)
+{
+    enum { N = 2 * GROUP_BLOCK + 5 };
+    StrBuf model = {0};
+    strbuf_puts(&model, "def @main(%a, %b) {\n  %0 = add(%a, %b);\n");
+    for (int i = 1; i < N; i++)
+        strbuf_printf(&model, "  %%%d = add(%%%d, %%b);\n", i, i - 1);
+    strbuf_printf(&model, "  exp(%%%d)\n}\n", N - 1);
+    Run r;
+    run_open(&r, "p := add(x, y) => partition\ne := exp(x) => partition\n", model.data, 0);
+    engine_partition(r.e);
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, N);
+    ck_assert_uint_eq(rule_stats(&r, 1)->applied, 1);
+    ck_assert_ptr_nonnull(r.e->order);
+    ck_assert_ptr_null(r.e->dirty);
+    const graft_node *out = graph_output(r.g);
+    ck_assert_str_eq(node_find_attr(node_callee(out), "PartitionedFromPattern")->s, "exp_");
+    /* the exp, labelled by both passes, moved into the last function */
+    ck_assert_uint_eq(labels_state(r.e->labels, node_body(node_callee(out))), STATE_NONE);
+    ck_assert_ptr_null(((const LabelStates *)(const void *)r.e->labels)->state);
+    const graft_node *call = node_arg(out, 0), *b = graph_param(r.g, 1);
+    for (int i = 0; i < N; i++) {
+        const graft_node *fn = node_callee(call);
+        ck_assert_int_eq(node_nargs(call), 2);
+        ck_assert_ptr_eq(node_arg(call, 1), b);
+        ck_assert_ptr_eq(node_arg(node_body(fn), 0), node_param(fn, 0));
+        ck_assert_ptr_eq(node_arg(node_body(fn), 1), node_param(fn, 1));
+        call = node_arg(call, 0);
+    }
+    ck_assert_ptr_eq(call, graph_param(r.g, 0));
+    run_close(&r);
+    strbuf_free(&model);
+}
+END_TEST
+
+/* note [typing lists] in src/runtime/partition_apply.c: the list of body
+ * nodes to type takes no room until its first entry, which reserves the
+ * bound, the nodes the groups claimed (40 here, 41 rounded to a power of
+ * two); the next entries take that room. */
+START_TEST(partition_lists_sized_at_their_first_entry)
+{
+    Grouper gp = {.nclaimed = 40};
+    Pass p = {.gp = &gp};
+    graft_node *n = (graft_node *)&gp; /* (never read) */
+    ck_assert_uint_eq(p.untyped.cap, 0);
+    partition_list_untyped(&p, n);
+    ck_assert_uint_eq(p.untyped.cap, 64);
+    graft_node **items = p.untyped.items;
+    for (int i = 1; i < 41; i++)
+        partition_list_untyped(&p, n);
+    ck_assert_uint_eq(p.untyped.len, 41);
+    ck_assert_ptr_eq(p.untyped.items, items);
+    vec_free(&p.untyped);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -1684,6 +1748,8 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, partition_names_of_two_passes_alike);
     tcase_add_test(tc, partition_untyped_bodies_stay_untyped);
     tcase_add_test(tc, partition_function_types_as_made);
+    tcase_add_test(tc, partition_tables_freed_before_the_apply);
+    tcase_add_test(tc, partition_lists_sized_at_their_first_entry);
     suite_add_tcase(s, tc);
     tc = tcase_create("share");
     tcase_add_test(tc, distinct_actions_not_shared);

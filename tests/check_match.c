@@ -862,6 +862,85 @@ START_TEST(groups_are_forty_bytes)
 }
 END_TEST
 
+/* note [claims freed before the groups are applied] in group.c: a
+ * partition's tries done, the claims, marks and kept roots are freed and
+ * the group's inputs stay; the next pass's try makes the claims again,
+ * none left from the first (the outer exp, claimed then, is kept again),
+ * and its own claim refuses a second try.  Input blocks before a given
+ * one are freed once, their slots emptied. */
+START_TEST(claims_freed_before_the_groups_are_applied)
+{
+    Fixture f;
+    open_fixture(&f, "e := exp(x) => partition\n",
+                 "def @main(%p) {\n  %0 = exp(%p);\n  %1 = exp(%0);\n  (%1, %0)\n}\n");
+    graft_engine *e = engine_new(&f.rules->rs, f.g, NULL);
+    engine_label_all(e);
+    graft_node *outer = graph_node(f.g, 2), *inner = graph_node(f.g, 1);
+    Grouper gp;
+    grouper_init(&gp, e);
+    grouper_begin(&gp, 0);
+    Group gr;
+    ck_assert(grouper_try(&gp, outer, false, &gr));
+    grouper_end_claims(&gp);
+    ck_assert_ptr_null(gp.claim);
+    ck_assert_ptr_null(gp.mark);
+    ck_assert_ptr_null(gp.owners.items);
+    ck_assert_uint_eq(gp.size, 0);
+    ck_assert(!grouper_claimed(&gp, outer));
+    ck_assert_ptr_eq(group_inputs(&gp, &gr)[0], inner);
+    grouper_begin(&gp, 0); /* the next pass */
+    ck_assert(grouper_try(&gp, outer, false, &gr));
+    ck_assert_ptr_nonnull(gp.claim);
+    ck_assert_uint_eq(gp.pass, 1);
+    ck_assert(grouper_claimed(&gp, outer) && !grouper_claimed(&gp, inner));
+    ck_assert(!grouper_try(&gp, outer, false, &gr)); /* claimed: overlaps */
+    graft_node **blocks[3] = {xmalloc(8), xmalloc(8), NULL};
+    vec_push(&gp.full, blocks[0]);
+    vec_push(&gp.full, blocks[1]);
+    grouper_free_inputs_before(&gp, 1);
+    ck_assert_ptr_null(gp.full.items[0]);
+    ck_assert_ptr_eq(gp.full.items[1], blocks[1]);
+    grouper_free_inputs_before(&gp, 1); /* nothing more */
+    ck_assert_uint_eq(gp.freed_blocks, 1);
+    grouper_free_inputs_before(&gp, 3); /* past the full ones: the last stays */
+    ck_assert_ptr_null(gp.full.items[1]);
+    ck_assert_uint_eq(gp.freed_blocks, 3);
+    grouper_free(&gp);
+    engine_free(e);
+    close_fixture(&f);
+}
+END_TEST
+
+/* labels_drop_states frees the states and the operands' scratch, which
+ * a tuple of 100 fields grew; labelling again grows them back and gives
+ * the same states. */
+START_TEST(dropped_labels_free_the_operands_scratch)
+{
+    StrBuf model = {0};
+    strbuf_puts(&model, "def @main(%p) {\n  %0 = exp(%p);\n  (%0");
+    for (int i = 1; i < 100; i++)
+        strbuf_puts(&model, ", %0");
+    strbuf_puts(&model, ")\n}\n");
+    Fixture f;
+    open_fixture(&f, "e := exp(a) => partition\n", model.data);
+    Labels *l = labels_new(f.a, f.g);
+    labels_all(l);
+    ck_assert_uint_ge(l->args_cap, 100);
+    labels_drop_states(l);
+    ck_assert_ptr_null(l->st.state);
+    ck_assert_ptr_null(l->args);
+    ck_assert_ptr_null(l->operands);
+    ck_assert_uint_eq(l->args_cap + l->operands_cap, 0);
+    labels_all(l);
+    ck_assert_uint_ge(l->args_cap, 100);
+    for (uint32_t id = 0; id < graph_node_count(f.g); id++)
+        ck_assert_uint_eq(labels_state_id(l, id), labels_state_id(f.l, id));
+    labels_free(l);
+    close_fixture(&f);
+    strbuf_free(&model);
+}
+END_TEST
+
 static Suite *match_suite(void)
 {
     Suite *s = suite_create("match");
@@ -877,6 +956,7 @@ static Suite *match_suite(void)
     tcase_add_test(tc, edits_room_is_reserved_before_labelling);
     tcase_add_test(tc, wide_steps_share_one_slot);
     tcase_add_test(tc, offers_are_read_inline_once_learnt);
+    tcase_add_test(tc, dropped_labels_free_the_operands_scratch);
     suite_add_tcase(s, tc);
     TCase *groups = tcase_create("groups");
     tcase_add_test(groups, claim_stamps_tell_pass_and_owner);
@@ -887,6 +967,7 @@ static Suite *match_suite(void)
     tcase_add_test(groups, input_blocks_keep_each_groups_inputs);
     tcase_add_test(groups, marks_freed_between_tries_and_actions);
     tcase_add_test(groups, groups_are_forty_bytes);
+    tcase_add_test(groups, claims_freed_before_the_groups_are_applied);
     suite_add_tcase(s, groups);
     return s;
 }

@@ -127,8 +127,9 @@ typedef struct Labels Labels;
 
 Labels *labels_new(Automaton *a, const graft_graph *g);
 void labels_free(Labels *l);
-/* Forgets every node's state, the array freed: note [pass scratch] in
- * engine.c.  The next labelling of a node starts the array again. */
+/* Forgets every node's state, the array freed, and frees the operands'
+ * scratch: note [pass scratch] in engine.c.  The next labelling of a
+ * node starts them again. */
 void labels_drop_states(Labels *l);
 /* Computes and stores n's state from its operands' states (which must be
  * labelled already); returns it. */

@@ -65,6 +65,14 @@ void labels_drop_states(Labels *l)
     l->st.state = NULL;
     l->st.cap = 0;
     l->epoch++; /* every state changed */
+    /* the operands' scratch, as wide as the widest node labelled (the
+     * workload's output tuple: 65,536 bytes while its output is printed);
+     * each grows again at its first use */
+    free(l->args);
+    free(l->operands);
+    l->args = NULL;
+    l->operands = NULL;
+    l->args_cap = l->operands_cap = 0;
 }
 
 Automaton *labels_automaton(const Labels *l)

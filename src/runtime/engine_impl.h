@@ -125,6 +125,9 @@ static inline void engine_mark_dirty(graft_engine *e, uint32_t id)
         engine_grow_dirty(e, id);
     e->dirty[id] = 1;
 }
+/* Frees the labels' states, the relabelling marks and the walk stamps
+ * (note [labels dropped before the last apply] in engine.c). */
+void engine_drop_labels(graft_engine *e);
 /* A fresh stamp for a walk over e->mark, sized for every node. */
 uint32_t engine_new_stamp(graft_engine *e);
 /* True when every path from u to the graph's output (or to the result of

@@ -73,6 +73,8 @@ typedef struct Grouper {
                          group's after another (note [pass buffers]): the
                          last block (note [input blocks] in group.c) */
     VEC(graft_node **) full; /* the pass's blocks before it, full */
+    uint32_t freed_blocks; /* full blocks freed from the first, their groups
+                         applied (grouper_free_inputs_before) */
     VEC(graft_node *) roots; /* the same for the roots of a rule of several */
     VEC(graft_node *) region; /* the region of the last candidate */
     VEC(uint8_t) roles; /* the last match's pairs' roles (note [pair roles]
@@ -132,6 +134,13 @@ bool grouper_try(Grouper *gp, graft_node *root, bool leaf_ok, Group *out);
 /* Frees the marks once a pass has tried its roots (note [marks freed
  * before the actions] in group.c); the claims stay. */
 void grouper_end_tries(Grouper *gp);
+
+/* Frees the claims, marks and kept roots once a partition pass has tried
+ * its roots and kept some group (note [claims freed before the groups
+ * are applied] in group.c); the groups' inputs and roots stay. */
+void grouper_end_claims(Grouper *gp);
+/* Frees the pass's full input blocks before block (their groups applied). */
+void grouper_free_inputs_before(Grouper *gp, uint32_t block);
 
 /* gr's inputs, gr->ninputs of them (a partition's group: note [rewrite
  * keeps no inputs]); the pointer holds until the next grouper_try. */

@@ -193,6 +193,12 @@ static bool partition_pass(graft_engine *e, Grouper *gp, uint32_t rule, uint32_t
     if (!labelled)
         engine_relabel_changed(e, n, upto);
     find_groups(&p, n);
+    if (p.groups.len) /* (note [claims freed before the groups are applied]) */
+        grouper_end_claims(gp);
+    if (p.groups.len && last) { /* note [labels dropped before the last apply] */
+        engine_drop_labels(e);
+        p.last = true;
+    }
     partition_reserve(&p);
     partition_apply_groups(&p);
     e->stats.rules[rule].applied += p.groups.len;

@@ -53,6 +53,9 @@ typedef struct Pass {
     VEC(graft_node *) params; /* scratch: a group's parameters */
     VEC(graft_node *) untyped; /* moved nodes without a type, to infer */
     bool copied;        /* a group was copied: its originals are garbage */
+    bool last;          /* the run's last pass, which marks no node for
+                           relabelling (note [labels dropped before the
+                           last apply] in engine.c) */
     bool names_new;     /* the parameters' names made new (note [parameter
                            names] in partition_name.c) */
     VEC(graft_node *) made;   /* functions and calls made, to type */
@@ -139,8 +142,10 @@ static inline void partition_key_part(Pass *p, const graft_node *n)
     }
 }
 
-/* partition_apply.c: applies the pass's groups in the order found. */
+/* partition_apply.c: applies the pass's groups in the order found; lists
+ * n for the typing after the pass (note [typing lists]). */
 void partition_apply_groups(Pass *p);
+void partition_list_untyped(Pass *p, graft_node *n);
 
 /* partition_region.c: the group's region into p->region, each root's in
  * the roots' order, its name's key into p->key; whether the region can

@@ -192,7 +192,7 @@ graft_node *partition_copy_region(Pass *p, const Group *gr, graft_node *const *p
         graft_node *c = copy_node(p->e->g, n, p->args);
         pass_set_body(p, node_id(n), c);
         if (!node_type(c))
-            vec_push(&p->untyped, c);
+            partition_list_untyped(p, c);
     }
     return pass_body(p, node_id(gr->root));
 }
@@ -261,16 +261,17 @@ graft_node *partition_move_region(Pass *p, const Group *gr, graft_node *const *p
             graft_node *c = copy_node(g, n, NULL); /* shared with the outside */
             pass_set_body(p, node_id(n), c);
             if (!node_type(c))
-                vec_push(&p->untyped, c);
+                partition_list_untyped(p, c);
             continue;
         }
-        engine_mark_dirty(p->e, node_id(n));
+        if (!p->last) /* for the next pass's relabelling */
+            engine_mark_dirty(p->e, node_id(n));
         if (node_type(n))
             continue;
         if (left_untyped(p, n))
             p->stand[node_id(n)] = (uintptr_t)n | STAYS_UNTYPED;
         else
-            vec_push(&p->untyped, n);
+            partition_list_untyped(p, n);
     }
     return gr->root;
 }
