@@ -2239,6 +2239,42 @@ START_TEST(test_function_record)
 }
 END_TEST
 
+/* A call of a function value with attributes ("@f(%x, Inline=1)") has
+ * its tail word after its callee's slot, made with the node (note [tail
+ * word] in src/ir/graph.c): the node made next starts past it and keeps
+ * its operands (the attributes were once set after the call was made,
+ * over the next node's first word: graft fmt of
+ * tests/relay/modules/functions.relay crashed). */
+START_TEST(test_fn_call_attrs)
+{
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node *q = graph_add_fn_param(g, "q", NULL);
+    graft_node *fn = graph_add_func(g, &q, 1, graph_add_call(g, "exp", &q, 1, NULL, 0), NULL, 0);
+    graft_attr_value *v = graph_new_attr_value(g, GRAFT_ATTR_INT);
+    v->i = 1;
+    graft_attr inline_attr = {"Inline", v};
+    graft_node *plain = graph_add_fn_call_attrs(g, fn, &x, 1, NULL, 0);
+    graft_node *call = graph_add_fn_call_attrs(g, fn, &plain, 1, &inline_attr, 1);
+    graft_node *after = graph_add_call(g, "add", (graft_node *[]){call, x}, 2, NULL, 0);
+    if (sizeof(void *) == 8) {
+        ck_assert_int_eq(bytes_between(plain, call), 48 + 2 * 32);
+        ck_assert_int_eq(bytes_between(call, after), 48 + 2 * 32 + 8);
+    }
+    ck_assert_int_eq(node_nattrs(plain), 0);
+    ck_assert_int_eq(node_nattrs(call), 1);
+    ck_assert_str_eq(node_attr(call, 0)->name, "Inline");
+    ck_assert_ptr_eq(node_find_attr(call, "Inline"), v);
+    ck_assert_ptr_eq(node_callee(call), fn);
+    ck_assert_ptr_eq(node_arg(call, 0), plain);
+    ck_assert_str_eq(node_op(after), "add");
+    ck_assert_ptr_eq(node_arg(after, 0), call);
+    ck_assert_ptr_eq(node_arg(after, 1), x);
+    ck_assert_int_eq(node_nusers(call), 1);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -2316,6 +2352,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_short_nodes);
     tcase_add_test(tc, test_tail_word);
     tcase_add_test(tc, test_function_record);
+    tcase_add_test(tc, test_fn_call_attrs);
     suite_add_tcase(s, tc);
     tc = tcase_create("canonical types");
     tcase_add_test(tc, test_canonical_tensor_types);

@@ -844,16 +844,33 @@ graft_node *graph_add_call_sharing(graft_graph *g, const char *op, graft_node *c
     return n;
 }
 
-graft_node *graph_add_fn_call(graft_graph *g, graft_node *callee, graft_node *const *args,
-                              int nargs)
+/* A call of callee on args, with room for a tail word when tailed (note
+ * [tail word]): its attributes are set by the caller. */
+static graft_node *fn_call(graft_graph *g, graft_node *callee, graft_node *const *args,
+                           int nargs, bool tailed)
 {
-    graft_node *n = graph_new_node(g, NODE_CALL, nargs + 1);
+    graft_node *n = tailed ? graph_new_tailed_node(g, NODE_CALL, nargs + 1)
+                           : graph_new_node(g, NODE_CALL, nargs + 1);
     graph_set_operands(n, args, nargs);
     n->flag = 1; /* the callee is the slot after the operands */
     Use *slot = node_callee_slot(n);
     slot->user = n;
     slot->value = callee;
     link_use(slot);
+    return n;
+}
+
+graft_node *graph_add_fn_call(graft_graph *g, graft_node *callee, graft_node *const *args,
+                              int nargs)
+{
+    return fn_call(g, callee, args, nargs, false);
+}
+
+graft_node *graph_add_fn_call_attrs(graft_graph *g, graft_node *callee, graft_node *const *args,
+                                    int nargs, const graft_attr *attrs, int nattrs)
+{
+    graft_node *n = fn_call(g, callee, args, nargs, nattrs > 0);
+    graph_set_attrs(g, n, attrs, nattrs);
     return n;
 }
 

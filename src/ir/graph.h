@@ -344,6 +344,11 @@ graft_node *graph_add_call_sharing(graft_graph *g, const char *op, graft_node *c
                                    int nargs, const graft_attr *attrs, int nattrs);
 graft_node *graph_add_fn_call(graft_graph *g, graft_node *callee, graft_node *const *args,
                               int nargs);
+/* The same with attributes ("@f(%x, attrs_type_key=...)"), copied: they
+ * are a word after the callee's slot, made with the node (note [tail
+ * word] in graph.c), so a call's attributes are never set afterwards. */
+graft_node *graph_add_fn_call_attrs(graft_graph *g, graft_node *callee, graft_node *const *args,
+                                    int nargs, const graft_attr *attrs, int nattrs);
 graft_node *graph_add_tuple(graft_graph *g, graft_node *const *fields, int nfields);
 graft_node *graph_add_getitem(graft_graph *g, graft_node *tuple, int index);
 /* A function: params are new NODE_VARs made with graph_add_fn_param. */
@@ -394,8 +399,6 @@ void graph_set_noutputs(graft_graph *g, graft_node *call, int n);
 graft_node *graph_result(graft_graph *g, graft_node *n, int i);
 /* Marks a NODE_VAR as declared by free_var. */
 void graph_set_free(graft_graph *g, graft_node *var);
-/* Attributes of a call of a function value ("@f(%x, attrs_type_key=...)"). */
-void graph_set_call_attrs(graft_graph *g, graft_node *call, const graft_attr *attrs, int nattrs);
 graft_attr_value *graph_new_attr_value(graft_graph *g, graft_attr_kind kind);
 /* A deep copy of v (from any graph, or from a rule set's tables) owned by g;
  * strings are interned in g, the spelling kept. */

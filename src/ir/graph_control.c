@@ -94,8 +94,3 @@ graft_node *graph_add_match(graft_graph *g, graft_node *data, const MatchClause 
     n->flag = complete;
     return n;
 }
-
-void graph_set_call_attrs(graft_graph *g, graft_node *call, const graft_attr *attrs, int nattrs)
-{
-    graph_set_attrs(g, call, attrs, nattrs);
-}

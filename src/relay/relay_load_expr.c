@@ -450,9 +450,7 @@ graft_node *load_fn_call(RelayParser *ps, graft_node *callee, size_t mark, Relay
     }
     /* a function, @f, a variable or a closure some expression computes;
      * TVM prints a call's attributes with their attrs_type_key */
-    graft_node *n = load_at(ps, graph_add_fn_call(ps->g, callee, args, nargs), paren);
-    graph_set_call_attrs(ps->g, n, attrs, nattrs);
-    return n;
+    return load_at(ps, graph_add_fn_call_attrs(ps->g, callee, args, nargs, attrs, nattrs), paren);
 }
 
 graft_node *load_tuple(RelayParser *ps, size_t mark)
