@@ -10,6 +10,7 @@
 
 #include "relay.h"
 #include "relay_load_control.h"
+#include "relay_names.h"
 #include "type_adt.h"
 #include "type_infer.h"
 #include "util.h"
@@ -2634,6 +2635,52 @@ START_TEST(test_unknown_dims_divided)
 }
 END_TEST
 
+/* note [temp slots] in relay_names.h: a temp of up to seven digits is
+ * kept as its digits and its printed length, a longer one as its
+ * number; both give the number back. */
+START_TEST(test_temp_slots)
+{
+    static const char *const temps[] = {"%0", "%42", "%1234567", "%12345678", "%4294967295"};
+    for (size_t i = 0; i < ARRAY_LEN(temps); i++) {
+        TempText t = {{0}};
+        size_t len = strlen(temps[i]);
+        memcpy(t.b, temps[i], len);
+        t.b[11] = (char)len;
+        TempSlot s = temp_slot(&t);
+        ck_assert_uint_eq(temp_slot_number(&s), strtoul(temps[i] + 1, NULL, 10));
+        if (len <= 1 + SLOT_DIGITS) {
+            ck_assert_int_eq(s.b[7], (int)len);
+            ck_assert(memcmp(s.b, temps[i] + 1, len - 1) == 0);
+        } else {
+            ck_assert_int_eq(s.b[7], LONG_TEMP);
+        }
+    }
+}
+END_TEST
+
+/* note [distinct names] in relay_names.c: with more than half the ids
+ * variables', the names' check takes a table of its own; names that
+ * take a "v" and names made unique print as before. */
+START_TEST(test_names_mostly_variables)
+{
+    static const char *const cases[][2] = {
+        {"def @main(%a, %b, %c, %d, %e) {\n  add(%a, %e)\n}\n",
+         "def @main(%a, %b, %c, %d, %e) {\n  add(%a, %e)\n}\n"},
+        {"def @main(%_a, %b, %c, %d, %e) {\n  add(%_a, %e)\n}\n",
+         "def @main(%v_a, %b, %c, %d, %e) {\n  add(%v_a, %e)\n}\n"},
+        {"def @main(%a, %b, %c, %d, %e) {\n  %0 = fn (%a) {\n    %a\n  };\n  %0(%e)\n}\n",
+         "def @main(%a, %b, %c, %d, %e) {\n"
+         "  %0 = fn (%a1) {\n    %a1\n  };\n  %0(%e)\n}\n"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        char *printed = reprint("m.relay", cases[i][0], strlen(cases[i][0]), NULL);
+        ck_assert_ptr_nonnull(printed);
+        ck_assert_str_eq(printed, cases[i][1]);
+        free(printed);
+    }
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -2725,6 +2772,10 @@ static Suite *relay_suite(void)
     tcase_add_loop_test(tc, test_param_guesses_counted, 0, (int)ARRAY_LEN(guesses));
     tcase_add_test(tc, test_tokens_only_counted);
     tcase_add_test(tc, test_binding_lines_counted);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("printer slots");
+    tcase_add_test(tc, test_temp_slots);
+    tcase_add_test(tc, test_names_mostly_variables);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -19,29 +19,77 @@ typedef struct TakenName {
     int64_t counter;  /* the last suffix tried with this name as prefix */
 } TakenName;
 
-/* note [temp texts]: a bound node's temp is kept as its text, "%N" in
- * bytes 0 to 10 and its length in byte 11, so that each use of the temp
- * copies twelve bytes instead of converting a number (the binding line
- * takes the text from note [counted temps] in relay_print_text.c). */
+/* note [temp texts]: the next temp is kept as its text, "%N" in bytes 0
+ * to 10 and its length in byte 11, and counted on in decimal (note
+ * [counted temps] in relay_print_text.c), so that no temp's number is
+ * converted. */
 typedef struct TempText {
     char b[12];
 } TempText;
 
-/* A variable's printed name: without its "%" when every name is
- * distinct, with it when given by var_names_slow (NULL until then). */
-typedef struct VarName {
-    const char *text;
-    size_t len;
-} VarName;
+/* note [temp slots]: a bound node keeps its temp in its 8-byte slot of
+ * the printer (note [printer memory] in relay_print_impl.h) as the text
+ * without its "%": up to SLOT_DIGITS digits, and in byte 7 the length
+ * with the "%", so that each use of the temp writes a "%" and copies
+ * eight bytes, instead of converting a number.  A temp of more digits
+ * (ten million temps and more) keeps its number in bytes 0 to 3 and
+ * LONG_TEMP in byte 7, converted where it is used. */
+typedef struct TempSlot {
+    char b[8];
+} TempSlot;
 
-/* A node's slot in the printer's array per node id (note [printer
- * memory] in relay_print_impl.h). */
+enum { SLOT_DIGITS = 7, LONG_TEMP = 0x7f };
+
+/* The number of temp text t. */
+static inline uint32_t temp_text_number(const TempText *t)
+{
+    uint32_t n = 0;
+    for (int i = 1; i < t->b[11]; i++)
+        n = n * 10 + (uint32_t)(t->b[i] - '0');
+    return n;
+}
+
+/* Temp text t as a bound node's slot keeps it (note [temp slots]). */
+static inline TempSlot temp_slot(const TempText *t)
+{
+    TempSlot s;
+    if (t->b[11] <= 1 + SLOT_DIGITS) {
+        memcpy(s.b, t->b + 1, sizeof s.b); /* the digits; byte 7 is set next */
+        s.b[7] = t->b[11];
+        return s;
+    }
+    uint32_t n = temp_text_number(t);
+    memcpy(s.b, &n, sizeof n);
+    s.b[7] = LONG_TEMP;
+    return s;
+}
+
+/* The number of the temp slot s keeps. */
+static inline uint32_t temp_slot_number(const TempSlot *s)
+{
+    uint32_t n = 0;
+    if (s->b[7] == LONG_TEMP) {
+        memcpy(&n, s->b, sizeof n);
+        return n;
+    }
+    for (int i = 0; i < s->b[7] - 1; i++)
+        n = n * 10 + (uint32_t)(s->b[i] - '0');
+    return n;
+}
+
+/* A variable's printed name, a counted string (interner_length in
+ * arena.h gives its length): without its "%" when every name is
+ * distinct, with it when given by var_names_slow (NULL until then). */
+typedef const char *VarName;
+
+/* A node's slot in the printer's array per node id, 8 bytes (note
+ * [printer memory] in relay_print_impl.h). */
 typedef union NodeText {
     struct {
-        size_t off; /* a kept text's entry in pending (a constant's offset in consts) */
-        size_t len; /* its length, or a call's, tuple's or getitem's bound */
+        uint32_t off; /* a kept text's entry in pending (a constant's offset in consts) */
+        uint32_t len; /* its length, or a call's, tuple's or getitem's bound */
     } kept;
-    TempText temp; /* once VISIT_BOUND */
+    TempSlot temp; /* once VISIT_BOUND */
     VarName var;   /* a variable's */
 } NodeText;
 
@@ -84,8 +132,8 @@ static inline const char *var_names_get(VarNames *vn, const graft_node *v, bool 
     }
     if (vn->distinct) {
         *percent = true;
-        *len = vn->slot[node_id(v)].var.len;
-        return vn->slot[node_id(v)].var.text;
+        *len = interner_length(vn->slot[node_id(v)].var);
+        return vn->slot[node_id(v)].var;
     }
     *percent = false;
     return var_names_slow(vn, v, len);
@@ -99,7 +147,7 @@ static inline size_t var_names_len(VarNames *vn, const graft_node *v)
     if (vn->as_loaded)
         return interner_length(v->str) + 1;
     if (vn->distinct)
-        return vn->slot[node_id(v)].var.len + 1;
+        return interner_length(vn->slot[node_id(v)].var) + 1;
     var_names_slow(vn, v, &len);
     return len;
 }

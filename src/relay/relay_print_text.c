@@ -300,11 +300,29 @@ void printer_put_params(Printer *p, StrBuf *out, graft_node *const *params, size
     }
 }
 
-/* A bound node's temp, from its text (note [temp texts]). */
+/* The next temp, from its text (note [temp texts]). */
 GRAFT_HOT char *write_temp_text(char *at, const TempText *t)
 {
     memcpy(at, t->b, sizeof t->b); /* TEMP_MAX leaves room for all twelve */
     return at + t->b[11];
+}
+
+/* A temp of more than SLOT_DIGITS digits (note [temp slots]). */
+static char *write_long_temp(char *at, const TempSlot *s)
+{
+    *at = '%';
+    return write_i64(at + 1, temp_slot_number(s));
+}
+
+/* A bound node's temp, from its slot (note [temp slots] in
+ * relay_names.h). */
+GRAFT_HOT char *write_temp_slot(char *at, const TempSlot *s)
+{
+    if (s->b[7] == LONG_TEMP)
+        return write_long_temp(at, s);
+    *at = '%';
+    memcpy(at + 1, s->b, sizeof s->b); /* TEMP_MAX leaves room for all nine */
+    return at + s->b[7];
 }
 
 /* Operand m as its user's text prints it, once resolved, into room
@@ -322,7 +340,7 @@ GRAFT_HOT char *write_ref(Printer *p, char *at, const graft_node *m)
         if (!p->comments)
             return write_mem(at, node_str(m), interner_length(node_str(m)));
         return write_mem(at, p->consts.data + p->text[id].kept.off, p->text[id].kept.len);
-    default: return write_temp_text(at, &p->text[id].temp);
+    default: return write_temp_slot(at, &p->text[id].temp);
     }
 }
 
@@ -449,9 +467,9 @@ GRAFT_HOT char *write_text_in(Printer *p, StrBuf *out, char *at, const graft_nod
 
 /* note [counted temps]: temps are given in increasing order, so the next
  * one's text is kept and counted on in decimal, a digit or so a temp,
- * instead of converting each number; it is kept as a bound temp's text
- * is (note [temp texts]), so that its binding line and its node's slot
- * take it by one twelve-byte copy each. */
+ * instead of converting each number (note [temp texts]): its binding
+ * line takes it by one twelve-byte copy, its node's slot by an
+ * eight-byte one (note [temp slots] in relay_names.h). */
 static void count_on(Printer *p)
 {
     char *b = p->next.b;
@@ -486,7 +504,7 @@ GRAFT_HOT void bind_line(Printer *p, const graft_node *n, const Comment *c)
         at = printer_write_comment(at, c);
     lines->len = (size_t)(write_lit(at, ";\n") - lines->data);
     /* the text is printed: its temp takes its place (note [printer memory]) */
-    p->text[id].temp = p->next;
+    p->text[id].temp = temp_slot(&p->next);
     count_on(p);
     p->visited[id] = VISIT_BOUND;
     drain(p, lines);
