@@ -2635,26 +2635,45 @@ START_TEST(test_unknown_dims_divided)
 }
 END_TEST
 
-/* note [temp slots] in relay_names.h: a temp of up to seven digits is
- * kept as its digits and its printed length, a longer one as its
- * number; both give the number back. */
+/* note [temp texts] in relay_names.h: counted on from a slot's text, a
+ * temp prints as its number, up to seven digits kept as text and longer
+ * ones as a number. */
+enum { TEMP_ROOM = 16 }; /* a temp's 11 bytes, the slot's 8 past its "%", a NUL */
+
 START_TEST(test_temp_slots)
 {
-    static const char *const temps[] = {"%0", "%42", "%1234567", "%12345678", "%4294967295"};
-    for (size_t i = 0; i < ARRAY_LEN(temps); i++) {
-        TempText t = {{0}};
-        size_t len = strlen(temps[i]);
-        memcpy(t.b, temps[i], len);
-        t.b[11] = (char)len;
-        TempSlot s = temp_slot(&t);
-        ck_assert_uint_eq(temp_slot_number(&s), strtoul(temps[i] + 1, NULL, 10));
-        if (len <= 1 + SLOT_DIGITS) {
-            ck_assert_int_eq(s.b[7], (int)len);
-            ck_assert(memcmp(s.b, temps[i] + 1, len - 1) == 0);
-        } else {
-            ck_assert_int_eq(s.b[7], LONG_TEMP);
+    static const struct {
+        const char *from;
+        const char *next[3]; /* the texts of the next three temps */
+    } runs[] = {
+        {"0", {"%1", "%2", "%3"}},
+        {"8", {"%9", "%10", "%11"}},
+        {"98", {"%99", "%100", "%101"}},
+        {"1099", {"%1100", "%1101", "%1102"}},
+        {"9999998", {"%9999999", "%10000000", "%10000001"}},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(runs); i++) {
+        TempSlot s = {{0}};
+        size_t len = strlen(runs[i].from);
+        memcpy(s.b, runs[i].from, len);
+        s.b[7] = (char)(len + 1);
+        ck_assert_uint_eq(temp_slot_number(&s), strtoul(runs[i].from, NULL, 10));
+        for (int k = 0; k < 3; k++) {
+            char text[TEMP_ROOM] = {0};
+            temp_slot_count_on(&s);
+            *write_temp_slot(text, &s) = '\0';
+            ck_assert_str_eq(text, runs[i].next[k]);
+            ck_assert_uint_eq(temp_slot_number(&s), strtoul(text + 1, NULL, 10));
         }
     }
+    TempSlot last = {{0}};
+    uint32_t most = UINT32_MAX - 1;
+    memcpy(last.b, &most, sizeof most);
+    last.b[7] = LONG_TEMP;
+    temp_slot_count_on(&last);
+    char text[TEMP_ROOM] = {0};
+    *write_temp_slot(text, &last) = '\0';
+    ck_assert_str_eq(text, "%4294967295");
 }
 END_TEST
 

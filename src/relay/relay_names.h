@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "outbuf.h"
 #include "graph.h"
 #include "util.h"
 
@@ -19,50 +20,20 @@ typedef struct TakenName {
     int64_t counter;  /* the last suffix tried with this name as prefix */
 } TakenName;
 
-/* note [temp texts]: the next temp is kept as its text, "%N" in bytes 0
- * to 10 and its length in byte 11, and counted on in decimal (note
- * [counted temps] in relay_print_text.c), so that no temp's number is
- * converted. */
-typedef struct TempText {
-    char b[12];
-} TempText;
-
-/* note [temp slots]: a bound node keeps its temp in its 8-byte slot of
- * the printer (note [printer memory] in relay_print_impl.h) as the text
- * without its "%": up to SLOT_DIGITS digits, and in byte 7 the length
- * with the "%", so that each use of the temp writes a "%" and copies
- * eight bytes, instead of converting a number.  A temp of more digits
- * (ten million temps and more) keeps its number in bytes 0 to 3 and
- * LONG_TEMP in byte 7, converted where it is used. */
+/* note [temp texts]: a temp is kept as its text without its "%": up to
+ * SLOT_DIGITS digits, and in byte 7 the text's length with the "%", so
+ * that each use writes a "%" and copies eight bytes instead of
+ * converting a number; a bound node keeps it in its 8-byte slot of the
+ * printer (note [printer memory] in relay_print_impl.h), and the next
+ * temp is counted on in the same form (note [counted temps] in
+ * relay_print_text.c).  A temp of more digits (ten million temps and
+ * more) keeps its number in bytes 0 to 3 and LONG_TEMP in byte 7,
+ * converted where it is used. */
 typedef struct TempSlot {
     char b[8];
 } TempSlot;
 
 enum { SLOT_DIGITS = 7, LONG_TEMP = 0x7f };
-
-/* The number of temp text t. */
-static inline uint32_t temp_text_number(const TempText *t)
-{
-    uint32_t n = 0;
-    for (int i = 1; i < t->b[11]; i++)
-        n = n * 10 + (uint32_t)(t->b[i] - '0');
-    return n;
-}
-
-/* Temp text t as a bound node's slot keeps it (note [temp slots]). */
-static inline TempSlot temp_slot(const TempText *t)
-{
-    TempSlot s;
-    if (t->b[11] <= 1 + SLOT_DIGITS) {
-        memcpy(s.b, t->b + 1, sizeof s.b); /* the digits; byte 7 is set next */
-        s.b[7] = t->b[11];
-        return s;
-    }
-    uint32_t n = temp_text_number(t);
-    memcpy(s.b, &n, sizeof n);
-    s.b[7] = LONG_TEMP;
-    return s;
-}
 
 /* The number of the temp slot s keeps. */
 static inline uint32_t temp_slot_number(const TempSlot *s)
@@ -75,6 +46,45 @@ static inline uint32_t temp_slot_number(const TempSlot *s)
     for (int i = 0; i < s->b[7] - 1; i++)
         n = n * 10 + (uint32_t)(s->b[i] - '0');
     return n;
+}
+
+/* Temp slot s's text, "%N", at at, where there is room for 11 bytes and
+ * eight past its "%"; where the text ends. */
+static inline char *write_temp_slot(char *at, const TempSlot *s)
+{
+    *at = '%';
+    if (s->b[7] == LONG_TEMP)
+        return at + 1 + write_u32(at + 1, temp_slot_number(s));
+    memcpy(at + 1, s->b, sizeof s->b); /* byte 7 is written over or past the text */
+    return at + s->b[7];
+}
+
+/* The temp after slot s's, in s: counted on in decimal (note [counted
+ * temps] in relay_print_text.c), or as a number once long. */
+static inline void temp_slot_count_on(TempSlot *s)
+{
+    char *b = s->b;
+    if (b[7] == LONG_TEMP) {
+        uint32_t n = temp_slot_number(s) + 1;
+        memcpy(b, &n, sizeof n);
+        return;
+    }
+    for (int i = b[7] - 2; i >= 0; i--) {
+        if (b[i] != '9') {
+            b[i]++;
+            return;
+        }
+        b[i] = '0';
+    }
+    if (b[7] - 1 == SLOT_DIGITS) { /* all nines: one digit more than a slot holds */
+        uint32_t n = 10000000; /* 10 to the SLOT_DIGITS */
+        memcpy(b, &n, sizeof n);
+        b[7] = LONG_TEMP;
+        return;
+    }
+    b[0] = '1'; /* all nines, now zeros: one digit more */
+    b[b[7] - 1] = '0';
+    b[7]++;
 }
 
 /* A variable's printed name, a counted string (interner_length in

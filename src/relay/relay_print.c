@@ -59,8 +59,8 @@ static void printer_init(Printer *p, const graft_graph *g)
     memset(p, 0, sizeof *p);
     p->g = g;
     p->root = NO_ROOT;
-    memcpy(p->next.b, "%0", 2);
-    p->next.b[11] = 2;
+    p->next.b[0] = '0'; /* "%0" (note [temp texts] in relay_names.h) */
+    p->next.b[7] = 2;
     size_t n = graph_node_count(g) ? graph_node_count(g) : 1;
     /* set when a text is kept or bound, a variable's when it is named
      * (note [printer memory] in relay_print_impl.h), so not zeroed: a

@@ -27,7 +27,7 @@ enum { NO_TEMP = UINT32_MAX, NO_ROOT = UINT32_MAX };
  * (a constant's reference in consts, a scope-holding text's entry in
  * pending) or, for a call, tuple or getitem, the most its text takes
  * (note [one reservation]); once the node is bound (VISIT_BOUND), its
- * temp in the same bytes (note [temp slots] in relay_names.h), since its
+ * temp in the same bytes (note [temp texts] in relay_names.h), since its
  * own text is printed then and never read again (a pending text's entry
  * keeps its id, for dropping it); for a variable, which is never bound
  * nor kept, its printed name's address, unless names are read from the
@@ -84,8 +84,7 @@ typedef struct Printer {
     NodeText *text;     /* per node id: its text's place or bound, then
                            its temp (note [printer memory]) */
     uint8_t *visited;   /* per node id: VISIT_NOT, VISIT_TEXT or VISIT_USED */
-    TempText next;      /* the next temp's text, "%N", and its length
-                           (note [counted temps]) */
+    TempSlot next;      /* the next temp (note [counted temps]) */
     VEC(PendingText) pending; /* texts of functions, lets, ifs and
                            matches, in order: as many as wait at once,
                            not a slot per node */
@@ -142,8 +141,9 @@ enum { DRAIN_AT = 65536 };
  * a bounds check each; what cannot be bounded cheaply (attributes)
  * appends as before, checked. */
 
-/* "%N": at most 11 bytes; TEMP_MAX is the room a temp's text takes when
- * copied whole (note [temp texts], note [temp slots] in relay_names.h). */
+/* "%N": at most 11 bytes; TEMP_MAX is the room a temp's text takes
+ * (write_temp_slot's "%" and eight bytes copied, note [temp texts] in
+ * relay_names.h). */
 enum { TEMP_MAX = 12 };
 
 /* A kept text's place or length as its slot keeps it, in 4 bytes (note

@@ -300,30 +300,7 @@ void printer_put_params(Printer *p, StrBuf *out, graft_node *const *params, size
     }
 }
 
-/* The next temp, from its text (note [temp texts]). */
-GRAFT_HOT char *write_temp_text(char *at, const TempText *t)
-{
-    memcpy(at, t->b, sizeof t->b); /* TEMP_MAX leaves room for all twelve */
-    return at + t->b[11];
-}
 
-/* A temp of more than SLOT_DIGITS digits (note [temp slots]). */
-static char *write_long_temp(char *at, const TempSlot *s)
-{
-    *at = '%';
-    return write_i64(at + 1, temp_slot_number(s));
-}
-
-/* A bound node's temp, from its slot (note [temp slots] in
- * relay_names.h). */
-GRAFT_HOT char *write_temp_slot(char *at, const TempSlot *s)
-{
-    if (s->b[7] == LONG_TEMP)
-        return write_long_temp(at, s);
-    *at = '%';
-    memcpy(at + 1, s->b, sizeof s->b); /* TEMP_MAX leaves room for all nine */
-    return at + s->b[7];
-}
 
 /* Operand m as its user's text prints it, once resolved, into room
  * resolve_operand bounded. */
@@ -466,23 +443,11 @@ GRAFT_HOT char *write_text_in(Printer *p, StrBuf *out, char *at, const graft_nod
 }
 
 /* note [counted temps]: temps are given in increasing order, so the next
- * one's text is kept and counted on in decimal, a digit or so a temp,
- * instead of converting each number (note [temp texts]): its binding
- * line takes it by one twelve-byte copy, its node's slot by an
- * eight-byte one (note [temp slots] in relay_names.h). */
-static void count_on(Printer *p)
-{
-    char *b = p->next.b;
-    size_t i = (size_t)b[11] - 1;
-    while (b[i] == '9')
-        b[i--] = '0';
-    if (i == 0) { /* all nines, now zeros: one digit more */
-        b[1] = '1';
-        b[(size_t)b[11]++] = '0';
-    } else {
-        b[i]++;
-    }
-}
+ * one's text is kept and counted on in decimal (temp_slot_count_on), a
+ * digit or so a temp, instead of converting each number: kept as a
+ * bound node's slot keeps it (note [temp texts] in relay_names.h), so
+ * that its binding line and its node's slot take it by one eight-byte
+ * copy each. */
 
 /* Node id's binding line "%N = TEXT;" with comment c (NULL: none) into
  * the current scope, in one reservation (note [one reservation]) unless a
@@ -498,14 +463,14 @@ GRAFT_HOT void bind_line(Printer *p, const graft_node *n, const Comment *c)
     size_t room = OUT_INDENT_ROOM + indent + TEMP_MAX + 3; /* write_indent's, a temp, " = " */
     char *at = out_room(lines, room + printer_text_max(p, id) + tail);
     at = write_indent(at, p->level);
-    at = write_temp_text(at, &p->next);
+    at = write_temp_slot(at, &p->next);
     at = write_text_in(p, lines, write_lit(at, " = "), n, tail);
     if (c)
         at = printer_write_comment(at, c);
     lines->len = (size_t)(write_lit(at, ";\n") - lines->data);
     /* the text is printed: its temp takes its place (note [printer memory]) */
-    p->text[id].temp = temp_slot(&p->next);
-    count_on(p);
+    p->text[id].temp = p->next;
+    temp_slot_count_on(&p->next);
     p->visited[id] = VISIT_BOUND;
     drain(p, lines);
 }
