@@ -102,6 +102,7 @@ typedef union NodeText {
     TempSlot temp; /* once VISIT_BOUND */
     VarName var;   /* a variable's */
 } NodeText;
+_Static_assert(sizeof(NodeText) == 8, "8 bytes a node id (note [printer memory])");
 
 /* (note [variable names] in relay_names.c) TVM prints a variable as "%" + its name, prefixed
  * with "v" when the name does not start with a letter, and made unique

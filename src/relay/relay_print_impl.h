@@ -32,16 +32,16 @@ enum { NO_TEMP = UINT32_MAX, NO_ROOT = UINT32_MAX };
  * keeps its id, for dropping it); for a variable, which is never bound
  * nor kept, its printed name's address, unless names are read from the
  * nodes (note [names as loaded] in relay_names.c; the union is NodeText,
- * in relay_names.h).  16 bytes, with the lengths and the name's length
+ * in relay_names.h).  (16 bytes, with the lengths and the name's length
  * as size_t and the temp's "%" and length, were 3.04 MB of the
- * partition's peak at 10,000 copies of bench/graft-bench sidebyside.  Before any of that, the
- * names' check borrows the bytes as its table (note [distinct names] in
- * relay_names.c).  So the names keep nothing per id of their own, and a
- * node's string is read from the node where it is printed (the node is
- * read there anyway, for its comment), not kept per id; and the walks
- * read each node's kind and operands from the node itself (note [walks
- * on the nodes] in relay_print_number.c), so that the visit state is
- * the rest: one byte per id. */
+ * partition's peak at 10,000 copies of bench/graft-bench sidebyside.)
+ * Before any of that, the names' check borrows the bytes as its table
+ * (note [distinct names] in relay_names.c).  So the names keep nothing
+ * per id of their own, and a node's string is read from the node where
+ * it is printed (the node is read there anyway, for its comment), not
+ * kept per id; and the walks read each node's kind and operands from
+ * the node itself (note [walks on the nodes] in relay_print_number.c),
+ * so that the visit state is the rest: one byte per id. */
 
 /* A text waiting to be used (note [pending texts]), in a buffer of its
  * own. */
