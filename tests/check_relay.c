@@ -10,6 +10,7 @@
 
 #include "relay.h"
 #include "relay_load_control.h"
+#include "relay_names.h"
 #include "type_adt.h"
 #include "type_infer.h"
 #include "util.h"
@@ -2634,6 +2635,71 @@ START_TEST(test_unknown_dims_divided)
 }
 END_TEST
 
+/* note [temp texts] in relay_names.h: counted on from a slot's text, a
+ * temp prints as its number, up to seven digits kept as text and longer
+ * ones as a number. */
+enum { TEMP_ROOM = 16 }; /* a temp's 11 bytes, the slot's 8 past its "%", a NUL */
+
+START_TEST(test_temp_slots)
+{
+    static const struct {
+        const char *from;
+        const char *next[3]; /* the texts of the next three temps */
+    } runs[] = {
+        {"0", {"%1", "%2", "%3"}},
+        {"8", {"%9", "%10", "%11"}},
+        {"98", {"%99", "%100", "%101"}},
+        {"1099", {"%1100", "%1101", "%1102"}},
+        {"9999998", {"%9999999", "%10000000", "%10000001"}},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(runs); i++) {
+        TempSlot s = {{0}};
+        size_t len = strlen(runs[i].from);
+        memcpy(s.b, runs[i].from, len);
+        s.b[7] = (char)(len + 1);
+        ck_assert_uint_eq(temp_slot_number(&s), strtoul(runs[i].from, NULL, 10));
+        for (int k = 0; k < 3; k++) {
+            char text[TEMP_ROOM] = {0};
+            temp_slot_count_on(&s);
+            *write_temp_slot(text, &s) = '\0';
+            ck_assert_str_eq(text, runs[i].next[k]);
+            ck_assert_uint_eq(temp_slot_number(&s), strtoul(text + 1, NULL, 10));
+        }
+    }
+    TempSlot last = {{0}};
+    uint32_t most = UINT32_MAX - 1;
+    memcpy(last.b, &most, sizeof most);
+    last.b[7] = LONG_TEMP;
+    temp_slot_count_on(&last);
+    char text[TEMP_ROOM] = {0};
+    *write_temp_slot(text, &last) = '\0';
+    ck_assert_str_eq(text, "%4294967295");
+}
+END_TEST
+
+/* note [distinct names] in relay_names.c: with more than half the ids
+ * variables', the names' check takes a table of its own; names that
+ * take a "v" and names made unique print as before. */
+START_TEST(test_names_mostly_variables)
+{
+    static const char *const cases[][2] = {
+        {"def @main(%a, %b, %c, %d, %e) {\n  add(%a, %e)\n}\n",
+         "def @main(%a, %b, %c, %d, %e) {\n  add(%a, %e)\n}\n"},
+        {"def @main(%_a, %b, %c, %d, %e) {\n  add(%_a, %e)\n}\n",
+         "def @main(%v_a, %b, %c, %d, %e) {\n  add(%v_a, %e)\n}\n"},
+        {"def @main(%a, %b, %c, %d, %e) {\n  %0 = fn (%a) {\n    %a\n  };\n  %0(%e)\n}\n",
+         "def @main(%a, %b, %c, %d, %e) {\n"
+         "  %0 = fn (%a1) {\n    %a1\n  };\n  %0(%e)\n}\n"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        char *printed = reprint("m.relay", cases[i][0], strlen(cases[i][0]), NULL);
+        ck_assert_ptr_nonnull(printed);
+        ck_assert_str_eq(printed, cases[i][1]);
+        free(printed);
+    }
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -2725,6 +2791,10 @@ static Suite *relay_suite(void)
     tcase_add_loop_test(tc, test_param_guesses_counted, 0, (int)ARRAY_LEN(guesses));
     tcase_add_test(tc, test_tokens_only_counted);
     tcase_add_test(tc, test_binding_lines_counted);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("printer slots");
+    tcase_add_test(tc, test_temp_slots);
+    tcase_add_test(tc, test_names_mostly_variables);
     suite_add_tcase(s, tc);
     return s;
 }

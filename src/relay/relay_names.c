@@ -50,7 +50,8 @@ static bool starts_with_letter(const char *s)
 }
 
 /* TVM's GetUniqueName: prefix itself when free, else prefix + counter
- * (the prefix's counter counts on from the last suffix tried). */
+ * (the prefix's counter counts on from the last suffix tried); a
+ * counted string, as prefix is (VarName in relay_names.h). */
 static const char *unique_name(VarNames *vn, const char *prefix, size_t n, size_t *len)
 {
     int64_t *head;
@@ -61,7 +62,8 @@ static const char *unique_name(VarNames *vn, const char *prefix, size_t n, size_
         return prefix;
     }
     size_t taken = (size_t)(t - vn->names.items);
-    char *name = arena_alloc(vn->arena, n + 21);
+    char *room = arena_alloc(vn->arena, 4 + n + 21);
+    char *name = room + 4;
     memcpy(name, prefix, n);
     size_t m;
     do {
@@ -69,7 +71,7 @@ static const char *unique_name(VarNames *vn, const char *prefix, size_t n, size_
     } while (find_name(vn, name_hash(name, m), name, m, &head));
     take_name(vn, head, name, m);
     *len = m;
-    return name;
+    return counted_string_close(room, m);
 }
 
 /* Variable v's name as the graph holds it, "" for none. */
@@ -112,21 +114,22 @@ static bool takes_v(const char *base)
 const char *var_names_slow(VarNames *vn, const graft_node *v, size_t *len)
 {
     VarName *given = &vn->slot[node_id(v)].var;
-    if (given->text) {
-        *len = given->len;
-        return given->text;
+    if (*given) {
+        *len = interner_length(*given);
+        return *given;
     }
     const char *base = base_name(v);
     size_t nbase = base_len(base);
     bool v_prefix = takes_v(base);
     size_t n = 1 + v_prefix + nbase;
-    char *prefix = arena_alloc(vn->arena, n + 1);
+    char *room = arena_alloc(vn->arena, 4 + n + 1);
+    char *prefix = room + 4;
     prefix[0] = '%';
     prefix[1] = 'v'; /* overwritten by base unless v_prefix */
     memcpy(prefix + 1 + v_prefix, base, nbase + 1);
-    given->text = unique_name(vn, prefix, n, len);
-    given->len = *len;
-    return given->text;
+    counted_string_close(room, n);
+    *given = unique_name(vn, prefix, n, len);
+    return *given;
 }
 
 /* The printed name of a variable named base, from the "v" it starts
@@ -195,12 +198,14 @@ GRAFT_HOT int put_all(const graft_graph *g, uint32_t *cell, unsigned bits, bool 
  * in a table by its printed name (print_alike); then a name costs nothing
  * when printed.  The table is of variable ids, 4 bytes, at most half
  * full, in the printer's per-id slots before they hold anything (note
- * [printer memory] in relay_print_impl.h): 4 * nvars cells fit in 16
- * bytes per id, and they come zeroed (a large calloc stores nothing).
- * So it takes no memory of its own (a KeyMap of every variable was the
- * printing's peak: 4 MB of 48 at 10,000 copies of bench/graft-bench
- * sidebyside), and it is a linear probe of its own (note [one hash map]
- * in keymap.h counts it).  When two variables print alike, every name
+ * [printer memory] in relay_print_impl.h), zeroed here and no more of
+ * them than it takes: fewer than 4 * nvars cells, which fit in the 8
+ * bytes per id unless more than half the ids are variables' (then, and
+ * as rarely, the table is allocated for the check alone).  So it takes
+ * no memory of its own (a KeyMap of every variable was the printing's
+ * peak: 4 MB of 48 at 10,000 copies of bench/graft-bench sidebyside),
+ * and it is a linear probe of its own (note [one hash map] in keymap.h
+ * counts it).  When two variables print alike, every name
  * is made as note [name table] says. */
 static int all_distinct(const VarNames *vn)
 {
@@ -208,13 +213,19 @@ static int all_distinct(const VarNames *vn)
     size_t nvars = graph_var_count(vn->g);
     while (((size_t)1 << bits) < 2 * nvars)
         bits++;
-    uint32_t *cell = (uint32_t *)(void *)vn->slot; /* 1 + a variable's id, or 0 */
+    size_t size = ((size_t)1 << bits) * sizeof(uint32_t);
+    size_t slots = (graph_node_count(vn->g) ? graph_node_count(vn->g) : 1) * sizeof *vn->slot;
+    bool own = size > slots;
+    uint32_t *cell = own ? xmalloc(size) : (uint32_t *)(void *)vn->slot; /* 1 + an id, or 0 */
+    memset(cell, 0, size);
     int put = put_all(vn->g, cell, bits, false);
     if (put == TAKES_V) {
-        memset(cell, 0, ((size_t)1 << bits) * sizeof *cell);
+        memset(cell, 0, size);
         put = put_all(vn->g, cell, bits, true);
-        return put == DISTINCT ? TAKES_V : ALIKE;
+        put = put == DISTINCT ? TAKES_V : ALIKE;
     }
+    if (own)
+        free(cell);
     return put;
 }
 
@@ -240,19 +251,19 @@ static void give_names(VarNames *vn)
     for (uint32_t id = next_var(nodes, 0, count); id < count; id = next_var(nodes, id + 1, count)) {
         VarName *name = &vn->slot[id].var;
         if (!vn->distinct) {
-            *name = (VarName){NULL, 0};
+            *name = NULL;
             continue;
         }
+        /* interned, so counted, unless it takes a "v" (as "" does) */
         const char *base = base_name(nodes[id]);
-        size_t len = base_len(base);
         if (takes_v(base)) {
-            char *text = arena_alloc(vn->arena, len + 2);
-            text[0] = 'v';
-            memcpy(text + 1, base, len + 1);
-            base = text;
-            len++;
+            size_t len = base_len(base);
+            char *room = arena_alloc(vn->arena, 4 + len + 2);
+            room[4] = 'v';
+            memcpy(room + 5, base, len + 1);
+            base = counted_string_close(room, len + 1);
         }
-        *name = (VarName){base, len};
+        *name = base;
     }
 }
 

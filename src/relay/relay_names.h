@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "outbuf.h"
 #include "graph.h"
 #include "util.h"
 
@@ -19,31 +20,89 @@ typedef struct TakenName {
     int64_t counter;  /* the last suffix tried with this name as prefix */
 } TakenName;
 
-/* note [temp texts]: a bound node's temp is kept as its text, "%N" in
- * bytes 0 to 10 and its length in byte 11, so that each use of the temp
- * copies twelve bytes instead of converting a number (the binding line
- * takes the text from note [counted temps] in relay_print_text.c). */
-typedef struct TempText {
-    char b[12];
-} TempText;
+/* note [temp texts]: a temp is kept as its text without its "%": up to
+ * SLOT_DIGITS digits, and in byte 7 the text's length with the "%", so
+ * that each use writes a "%" and copies eight bytes instead of
+ * converting a number; a bound node keeps it in its 8-byte slot of the
+ * printer (note [printer memory] in relay_print_impl.h), and the next
+ * temp is counted on in the same form (note [counted temps] in
+ * relay_print_text.c).  A temp of more digits (ten million temps and
+ * more) keeps its number in bytes 0 to 3 and LONG_TEMP in byte 7,
+ * converted where it is used. */
+typedef struct TempSlot {
+    char b[8];
+} TempSlot;
 
-/* A variable's printed name: without its "%" when every name is
+enum { SLOT_DIGITS = 7, LONG_TEMP = 0x7f };
+
+/* The number of the temp slot s keeps. */
+static inline uint32_t temp_slot_number(const TempSlot *s)
+{
+    uint32_t n = 0;
+    if (s->b[7] == LONG_TEMP) {
+        memcpy(&n, s->b, sizeof n);
+        return n;
+    }
+    for (int i = 0; i < s->b[7] - 1; i++)
+        n = n * 10 + (uint32_t)(s->b[i] - '0');
+    return n;
+}
+
+/* Temp slot s's text, "%N", at at, where there is room for 11 bytes and
+ * eight past its "%"; where the text ends. */
+static inline char *write_temp_slot(char *at, const TempSlot *s)
+{
+    *at = '%';
+    if (s->b[7] == LONG_TEMP)
+        return at + 1 + write_u32(at + 1, temp_slot_number(s));
+    memcpy(at + 1, s->b, sizeof s->b); /* byte 7 is written over or past the text */
+    return at + s->b[7];
+}
+
+/* The temp after slot s's, in s: counted on in decimal (note [counted
+ * temps] in relay_print_text.c), or as a number once long. */
+static inline void temp_slot_count_on(TempSlot *s)
+{
+    char *b = s->b;
+    if (b[7] == LONG_TEMP) {
+        uint32_t n = temp_slot_number(s) + 1;
+        memcpy(b, &n, sizeof n);
+        return;
+    }
+    for (int i = b[7] - 2; i >= 0; i--) {
+        if (b[i] != '9') {
+            b[i]++;
+            return;
+        }
+        b[i] = '0';
+    }
+    if (b[7] - 1 == SLOT_DIGITS) { /* all nines: one digit more than a slot holds */
+        uint32_t n = 10000000; /* 10 to the SLOT_DIGITS */
+        memcpy(b, &n, sizeof n);
+        b[7] = LONG_TEMP;
+        return;
+    }
+    b[0] = '1'; /* all nines, now zeros: one digit more */
+    b[b[7] - 1] = '0';
+    b[7]++;
+}
+
+/* A variable's printed name, a counted string (interner_length in
+ * arena.h gives its length): without its "%" when every name is
  * distinct, with it when given by var_names_slow (NULL until then). */
-typedef struct VarName {
-    const char *text;
-    size_t len;
-} VarName;
+typedef const char *VarName;
 
-/* A node's slot in the printer's array per node id (note [printer
- * memory] in relay_print_impl.h). */
+/* A node's slot in the printer's array per node id, 8 bytes (note
+ * [printer memory] in relay_print_impl.h). */
 typedef union NodeText {
     struct {
-        size_t off; /* a kept text's entry in pending (a constant's offset in consts) */
-        size_t len; /* its length, or a call's, tuple's or getitem's bound */
+        uint32_t off; /* a kept text's entry in pending (a constant's offset in consts) */
+        uint32_t len; /* its length, or a call's, tuple's or getitem's bound */
     } kept;
-    TempText temp; /* once VISIT_BOUND */
+    TempSlot temp; /* once VISIT_BOUND */
     VarName var;   /* a variable's */
 } NodeText;
+_Static_assert(sizeof(NodeText) == 8, "8 bytes a node id (note [printer memory])");
 
 /* (note [variable names] in relay_names.c) TVM prints a variable as "%" + its name, prefixed
  * with "v" when the name does not start with a letter, and made unique
@@ -84,8 +143,8 @@ static inline const char *var_names_get(VarNames *vn, const graft_node *v, bool 
     }
     if (vn->distinct) {
         *percent = true;
-        *len = vn->slot[node_id(v)].var.len;
-        return vn->slot[node_id(v)].var.text;
+        *len = interner_length(vn->slot[node_id(v)].var);
+        return vn->slot[node_id(v)].var;
     }
     *percent = false;
     return var_names_slow(vn, v, len);
@@ -99,7 +158,7 @@ static inline size_t var_names_len(VarNames *vn, const graft_node *v)
     if (vn->as_loaded)
         return interner_length(v->str) + 1;
     if (vn->distinct)
-        return vn->slot[node_id(v)].var.len + 1;
+        return interner_length(vn->slot[node_id(v)].var) + 1;
     var_names_slow(vn, v, &len);
     return len;
 }

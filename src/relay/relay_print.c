@@ -59,12 +59,13 @@ static void printer_init(Printer *p, const graft_graph *g)
     memset(p, 0, sizeof *p);
     p->g = g;
     p->root = NO_ROOT;
-    memcpy(p->next.b, "%0", 2);
-    p->next.b[11] = 2;
+    p->next.b[0] = '0'; /* "%0" (note [temp texts] in relay_names.h) */
+    p->next.b[7] = 2;
     size_t n = graph_node_count(g) ? graph_node_count(g) : 1;
     /* set when a text is kept or bound, a variable's when it is named
-     * (note [printer memory] in relay_print_impl.h) */
-    p->text = xcalloc(n, sizeof *p->text);
+     * (note [printer memory] in relay_print_impl.h), so not zeroed: a
+     * calloc below glibc's mmap threshold stores every byte */
+    p->text = xmalloc(n * sizeof *p->text);
     var_names_init(&p->names, g, p->text);
     p->visited = xcalloc(n, 1);
 }
@@ -185,15 +186,6 @@ void relay_print_with(const graft_graph *g, FILE *out, unsigned flags)
     printer_free(&p);
 }
 
-/* The number of a temp kept as text (note [temp texts]). */
-static uint32_t temp_number(const TempText *t)
-{
-    uint32_t n = 0;
-    for (int i = 1; i < t->b[11]; i++)
-        n = n * 10 + (uint32_t)(t->b[i] - '0');
-    return n;
-}
-
 /* Prints without keeping the text, for the temp numbers. */
 uint32_t *relay_temp_numbers(const graft_graph *g)
 {
@@ -206,7 +198,7 @@ uint32_t *relay_temp_numbers(const graft_graph *g)
     strbuf_free(&out);
     uint32_t *temps = xmalloc((graph_node_count(g) ? graph_node_count(g) : 1) * sizeof *temps);
     for (uint32_t i = 0; i < graph_node_count(g); i++)
-        temps[i] = p.visited[i] == VISIT_BOUND ? temp_number(&p.text[i].temp) : NO_TEMP;
+        temps[i] = p.visited[i] == VISIT_BOUND ? temp_slot_number(&p.text[i].temp) : NO_TEMP;
     printer_free(&p);
     return temps;
 }

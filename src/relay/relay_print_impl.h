@@ -23,22 +23,25 @@
 enum { NO_TEMP = UINT32_MAX, NO_ROOT = UINT32_MAX };
 
 /* note [printer memory]: what the printer keeps per node id beside its
- * visit state is 16 bytes: a kept text's place and length (a constant's
- * reference in consts, a scope-holding text's entry in pending) or, for
- * a call, tuple or getitem, the most its text takes (note [one
- * reservation]); once the node is bound (VISIT_BOUND), its temp's text in
- * the same bytes, since its own text is printed then and never read
- * again (a pending text's entry keeps its id, for dropping it); for a
- * variable, which is never bound nor kept, its printed name, unless
- * names are read from the nodes (note [names as loaded] in relay_names.c;
- * the union is NodeText, in relay_names.h).  Before any of that, the
- * names' check borrows the bytes as its table (note [distinct names] in
- * relay_names.c).  So the names keep nothing per id of their own, and a
- * node's string is read from the node where it is printed (the node is
- * read there anyway, for its comment), not kept per id; and the walks
- * read each node's kind and operands from the node itself (note [walks
- * on the nodes] in relay_print_number.c), so that the visit state is
- * the rest: one byte per id. */
+ * visit state is 8 bytes: a kept text's place and length, 4 bytes each
+ * (a constant's reference in consts, a scope-holding text's entry in
+ * pending) or, for a call, tuple or getitem, the most its text takes
+ * (note [one reservation]); once the node is bound (VISIT_BOUND), its
+ * temp in the same bytes (note [temp texts] in relay_names.h), since its
+ * own text is printed then and never read again (a pending text's entry
+ * keeps its id, for dropping it); for a variable, which is never bound
+ * nor kept, its printed name's address, unless names are read from the
+ * nodes (note [names as loaded] in relay_names.c; the union is NodeText,
+ * in relay_names.h).  (16 bytes, with the lengths and the name's length
+ * as size_t and the temp's "%" and length, were 3.04 MB of the
+ * partition's peak at 10,000 copies of bench/graft-bench sidebyside.)
+ * Before any of that, the names' check borrows the bytes as its table
+ * (note [distinct names] in relay_names.c).  So the names keep nothing
+ * per id of their own, and a node's string is read from the node where
+ * it is printed (the node is read there anyway, for its comment), not
+ * kept per id; and the walks read each node's kind and operands from
+ * the node itself (note [walks on the nodes] in relay_print_number.c),
+ * so that the visit state is the rest: one byte per id. */
 
 /* A text waiting to be used (note [pending texts]), in a buffer of its
  * own. */
@@ -81,8 +84,7 @@ typedef struct Printer {
     NodeText *text;     /* per node id: its text's place or bound, then
                            its temp (note [printer memory]) */
     uint8_t *visited;   /* per node id: VISIT_NOT, VISIT_TEXT or VISIT_USED */
-    TempText next;      /* the next temp's text, "%N", and its length
-                           (note [counted temps]) */
+    TempSlot next;      /* the next temp (note [counted temps]) */
     VEC(PendingText) pending; /* texts of functions, lets, ifs and
                            matches, in order: as many as wait at once,
                            not a slot per node */
@@ -139,9 +141,19 @@ enum { DRAIN_AT = 65536 };
  * a bounds check each; what cannot be bounded cheaply (attributes)
  * appends as before, checked. */
 
-/* "%N": at most 11 bytes; TEMP_MAX is the room a temp's text takes when
- * copied whole (note [temp texts]). */
+/* "%N": at most 11 bytes; TEMP_MAX is the room a temp's text takes
+ * (write_temp_slot's "%" and eight bytes copied, note [temp texts] in
+ * relay_names.h). */
 enum { TEMP_MAX = 12 };
+
+/* A kept text's place or length as its slot keeps it, in 4 bytes (note
+ * [printer memory]): a text of 4 GB is past what the printer holds. */
+static inline uint32_t kept_u32(size_t n)
+{
+    if (n > UINT32_MAX)
+        out_of_memory();
+    return (uint32_t)n;
+}
 
 /* A node's comment as it prints (note [printed types]): its pieces and
  * its length, found once and written by printer_write_comment. */

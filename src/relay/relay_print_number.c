@@ -60,8 +60,8 @@ static void keep_const(Printer *p, const graft_node *m)
     if (has_comment(p, m))
         c = printer_comment(p, m);
     char *at = out_room(&p->consts, n + c.len);
-    p->text[node_id(m)].kept.off = p->consts.len;
-    p->text[node_id(m)].kept.len = n + c.len;
+    p->text[node_id(m)].kept.off = kept_u32(p->consts.len);
+    p->text[node_id(m)].kept.len = kept_u32(n + c.len);
     p->consts.len = (size_t)(printer_write_comment(write_mem(at, value, n), &c) - p->consts.data);
     p->visited[node_id(m)] = VISIT_USED;
 }
@@ -127,7 +127,7 @@ static void resolve_kids(Printer *p, const graft_node *n, uint8_t kind)
         most += resolve_operand(p, a->value);
     if (callee)
         most += resolve_operand(p, callee->value);
-    p->text[node_id(n)].kept.len = most;
+    p->text[node_id(n)].kept.len = kept_u32(most);
 }
 
 /* note [pending texts]: the texts of functions, lets, ifs and matches
@@ -142,8 +142,8 @@ static void keep_text(Printer *p, uint32_t id, StrBuf *text)
 {
     while (p->pending.len && p->visited[p->pending.items[p->pending.len - 1].id] >= VISIT_USED)
         vec_push(&p->spare, vec_pop(&p->pending).text);
-    p->text[id].kept.off = p->pending.len;
-    p->text[id].kept.len = text->len;
+    p->text[id].kept.off = kept_u32(p->pending.len);
+    p->text[id].kept.len = kept_u32(text->len);
     vec_push(&p->pending, ((PendingText){id, text}));
     p->visited[id] = VISIT_TEXT;
 }

@@ -300,12 +300,7 @@ void printer_put_params(Printer *p, StrBuf *out, graft_node *const *params, size
     }
 }
 
-/* A bound node's temp, from its text (note [temp texts]). */
-GRAFT_HOT char *write_temp_text(char *at, const TempText *t)
-{
-    memcpy(at, t->b, sizeof t->b); /* TEMP_MAX leaves room for all twelve */
-    return at + t->b[11];
-}
+
 
 /* Operand m as its user's text prints it, once resolved, into room
  * resolve_operand bounded. */
@@ -322,7 +317,7 @@ GRAFT_HOT char *write_ref(Printer *p, char *at, const graft_node *m)
         if (!p->comments)
             return write_mem(at, node_str(m), interner_length(node_str(m)));
         return write_mem(at, p->consts.data + p->text[id].kept.off, p->text[id].kept.len);
-    default: return write_temp_text(at, &p->text[id].temp);
+    default: return write_temp_slot(at, &p->text[id].temp);
     }
 }
 
@@ -448,23 +443,11 @@ GRAFT_HOT char *write_text_in(Printer *p, StrBuf *out, char *at, const graft_nod
 }
 
 /* note [counted temps]: temps are given in increasing order, so the next
- * one's text is kept and counted on in decimal, a digit or so a temp,
- * instead of converting each number; it is kept as a bound temp's text
- * is (note [temp texts]), so that its binding line and its node's slot
- * take it by one twelve-byte copy each. */
-static void count_on(Printer *p)
-{
-    char *b = p->next.b;
-    size_t i = (size_t)b[11] - 1;
-    while (b[i] == '9')
-        b[i--] = '0';
-    if (i == 0) { /* all nines, now zeros: one digit more */
-        b[1] = '1';
-        b[(size_t)b[11]++] = '0';
-    } else {
-        b[i]++;
-    }
-}
+ * one's text is kept and counted on in decimal (temp_slot_count_on), a
+ * digit or so a temp, instead of converting each number: kept as a
+ * bound node's slot keeps it (note [temp texts] in relay_names.h), so
+ * that its binding line and its node's slot take it by one eight-byte
+ * copy each. */
 
 /* Node id's binding line "%N = TEXT;" with comment c (NULL: none) into
  * the current scope, in one reservation (note [one reservation]) unless a
@@ -480,14 +463,14 @@ GRAFT_HOT void bind_line(Printer *p, const graft_node *n, const Comment *c)
     size_t room = OUT_INDENT_ROOM + indent + TEMP_MAX + 3; /* write_indent's, a temp, " = " */
     char *at = out_room(lines, room + printer_text_max(p, id) + tail);
     at = write_indent(at, p->level);
-    at = write_temp_text(at, &p->next);
+    at = write_temp_slot(at, &p->next);
     at = write_text_in(p, lines, write_lit(at, " = "), n, tail);
     if (c)
         at = printer_write_comment(at, c);
     lines->len = (size_t)(write_lit(at, ";\n") - lines->data);
     /* the text is printed: its temp takes its place (note [printer memory]) */
     p->text[id].temp = p->next;
-    count_on(p);
+    temp_slot_count_on(&p->next);
     p->visited[id] = VISIT_BOUND;
     drain(p, lines);
 }
