@@ -2358,6 +2358,267 @@ START_TEST(test_tuple_of_names)
 }
 END_TEST
 
+/* ---- the loader's ways counted (note [loading counted] in src/relay/relay_load.c) ---- */
+
+/* text loaded within limits (NULL: the defaults), its counts in *counts;
+ * the graph must load. */
+static void load_counts(const char *text, const graft_limits *limits, RelayLoadCounts *counts)
+{
+    graft_diag *d = diag_new(stderr);
+    Source *src = source_from_string("counted.relay", text, strlen(text));
+    *counts = (RelayLoadCounts){0};
+    graft_graph *g = relay_load_counted(src, limits, counts, d);
+    ck_assert_msg(g != NULL, "did not load:\n%s", text);
+    graph_free(g);
+    source_free(src);
+    diag_free(d);
+}
+
+static void assert_counts(const RelayLoadCounts *got, const RelayLoadCounts *want,
+                          const char *what)
+{
+    ck_assert_msg(got->lines_by_hand == want->lines_by_hand &&
+                      got->lines_by_tokens == want->lines_by_tokens &&
+                      got->params_guessed == want->params_guessed &&
+                      got->params_by_name == want->params_by_name &&
+                      got->tokens_only == want->tokens_only,
+                  "%s: by hand %zu, by tokens %zu, guessed %zu, by name %zu, tokens only %d; "
+                  "want %zu, %zu, %zu, %zu, %d",
+                  what, got->lines_by_hand, got->lines_by_tokens, got->params_guessed,
+                  got->params_by_name, got->tokens_only, want->lines_by_hand,
+                  want->lines_by_tokens, want->params_guessed, want->params_by_name,
+                  want->tokens_only);
+}
+
+/* copies batch norms side by side, as `graft-bench sidebyside` writes
+ * them (the workload's model, bench/workload.sh), malloc'd. */
+static char *side_by_side(int copies)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    fputs("def @main(", mem);
+    for (int i = 0; i < copies; i++)
+        fprintf(mem, "%s%%x%d, %%mean%d, %%var%d, %%gamma%d, %%beta%d", i ? ", " : "", i, i, i,
+                i, i);
+    fputs(") {\n", mem);
+    for (int i = 0, t = 0; i < copies; i++, t += 6) {
+        fprintf(mem, "  %%%d = subtract(%%x%d, %%mean%d);\n", t, i, i);
+        fprintf(mem, "  %%%d = add(%%var%d, 1e-05f);\n", t + 1, i);
+        fprintf(mem, "  %%%d = multiply(%%gamma%d, %%%d);\n", t + 2, i, t);
+        fprintf(mem, "  %%%d = sqrt(%%%d);\n", t + 3, t + 1);
+        fprintf(mem, "  %%%d = divide(%%%d, %%%d);\n", t + 4, t + 2, t + 3);
+        fprintf(mem, "  %%%d = add(%%%d, %%beta%d);\n", t + 5, t + 4, i);
+    }
+    fputs("  (", mem);
+    for (int i = 0; i < copies; i++)
+        fprintf(mem, "%s%%%d", i ? ", " : "", 6 * i + 5);
+    fputs(")\n}\n", mem);
+    fclose(mem);
+    return text;
+}
+
+/* The workload's model takes the shortcuts everywhere: every binding
+ * line but the body's first (after its '{', where the reader is not
+ * called) read by hand, every parameter's use guessed; it fails when
+ * the reader or the guess gives up anywhere, or is not called. */
+START_TEST(test_workload_lines_by_hand)
+{
+    enum { COPIES = 100 };
+    char *text = side_by_side(COPIES);
+    RelayLoadCounts counts;
+    load_counts(text, NULL, &counts);
+    RelayLoadCounts want = {6 * COPIES - 1, 1, 5 * COPIES, 0, false};
+    assert_counts(&counts, &want, "side by side");
+    free(text);
+}
+END_TEST
+
+/* Each kind of binding line the reader leaves to the tokens (note
+ * [binding lines] in src/relay/relay_load_line.c), between the body's
+ * first line (the tokens') and a plain line after it (the reader's
+ * again), with the lines each way read.  The first is a plain line; a
+ * let is no binding line ("%N = ..."), counted neither way. */
+typedef struct LeftLine {
+    const char *kind;
+    const char *lines; /* after "%0 = add(%x, %y);", before "%9 = nn.relu(%0);" */
+    const char *after; /* after the def: the def or metadata a line names */
+    size_t by_hand, by_tokens;
+} LeftLine;
+
+static const char FN_F[] = "def @f(%p) {\n  negative(%p)\n}\n";
+static const char META[] = "#[metadata]\n{\n  \"root\": 1, \n  \"nodes\": [\n    {\n"
+                           "      \"type_key\": \"relay.Constant\", \n      \"attrs\": {}\n"
+                           "    }\n  ]\n}\n";
+
+static const LeftLine left_lines[] = {
+    {"a plain call", "%1 = multiply(%0, 2f);", "", 2, 1},
+    {"a tuple", "%1 = (%0, %y);", "", 1, 2},
+    {"a function", "%1 = fn (%p) {\n    negative(%p)\n  };", "", 1, 2},
+    {"a call of a function value", "%1 = fn (%p) {\n    negative(%p)\n  };\n  %2 = %1(%0);",
+     "", 1, 3},
+    {"a call of a global", "%1 = @f(%0);", FN_F, 1, 2},
+    {"an element of a variable", "%1 = %y.0;", "", 1, 2},
+    {"an element of a call", "%1 = split(%0, indices_or_sections=2).0;", "", 1, 2},
+    {"a nested call", "%1 = add(%0, negative(%y));", "", 1, 2},
+    {"a tuple operand", "%1 = concatenate((%0, %y));", "", 1, 2},
+    {"a meta constant", "%1 = add(%0, meta[relay.Constant][0]);", META, 1, 2},
+    {"a map attribute", "%1 = f(%0, m={\"a\"=1});", "", 1, 2},
+    {"a global attribute", "%1 = f(%0, g=@f);", FN_F, 1, 2},
+    {"a list nested nine deep", "%1 = f(%0, a=[[[[[[[[[1]]]]]]]]]);", "", 1, 2},
+    {"two comments", "%1 = add(%0, %y) /* ty=float32 */ /* more */;", "", 1, 2},
+    {"a comment after an attribute", "%1 = sum(%0, axis=[1] /* axes */);", "", 1, 2},
+    {"a comment with a newline", "%1 = add(%0, %y) /* a\n  note */;", "", 1, 2},
+    {"a line break", "%1 = add(%0,\n    %y);", "", 1, 2},
+    {"a temp of ten digits", "%1234567890 = add(%0, %y);", "", 1, 2},
+    {"a blank before the '('", "%1 = add (%0, %y);", "", 1, 2},
+    {"a let", "let %v = add(%0, %y);", "", 1, 1},
+};
+
+START_TEST(test_lines_left_to_tokens)
+{
+    const LeftLine *c = &left_lines[_i];
+    char text[1024];
+    snprintf(text, sizeof text,
+             "def @main(%%x, %%y) {\n  %%0 = add(%%x, %%y);\n  %s\n  %%9 = nn.relu(%%0);\n"
+             "  (%%0, %%9)\n}\n%s",
+             c->lines, c->after);
+    RelayLoadCounts counts;
+    load_counts(text, NULL, &counts);
+    ck_assert_msg(counts.lines_by_hand == c->by_hand && counts.lines_by_tokens == c->by_tokens,
+                  "%s: %zu by hand, %zu by tokens; want %zu, %zu", c->kind, counts.lines_by_hand,
+                  counts.lines_by_tokens, c->by_hand, c->by_tokens);
+    ck_assert(!counts.tokens_only);
+}
+END_TEST
+
+/* Every model of tests/corpus/ loads with these counts.  The lines the
+ * tokens read are each body's first and the tuples ("%5 = (%4, %14)",
+ * the inputs of concatenate: densenet121 62, squeezenet1_0 8, vit_b_16
+ * 1); every other line is read by hand.  The parameters found by name
+ * are those used out of the def's order: a layer scale's (convnext_tiny,
+ * each miss costing the use after it one too), the layer norms' of
+ * encoder and the class token's of vit_b_16, and in a simplified model
+ * nearly all, its body folding the batch norms' before the first
+ * convolution uses its input. */
+static const struct {
+    const char *name;
+    RelayLoadCounts want;
+} corpus_counts[] = {
+    {"convnext_tiny", {584, 1, 142, 41, false}},
+    {"convnext_tiny.simplified", {745, 1, 146, 37, false}},
+    {"densenet121", {552, 63, 607, 0, false}},
+    {"densenet121.simplified", {1641, 63, 1, 606, false}},
+    {"efficientnet_b0", {387, 1, 312, 0, false}},
+    {"efficientnet_b0.simplified", {826, 1, 49, 263, false}},
+    {"encoder", {302, 1, 47, 3, false}},
+    {"encoder.simplified", {334, 1, 48, 2, false}},
+    {"mobilenet_v2", {223, 1, 263, 0, false}},
+    {"mobilenet_v2.simplified", {689, 1, 1, 262, false}},
+    {"resnet18", {89, 1, 103, 0, false}},
+    {"resnet18.simplified", {269, 1, 1, 102, false}},
+    {"resnet50", {228, 1, 268, 0, false}},
+    {"resnet50.simplified", {705, 1, 1, 267, false}},
+    {"squeezenet1_0", {92, 9, 53, 0, false}},
+    {"squeezenet1_0.simplified", {90, 9, 53, 0, false}},
+    {"vgg11", {42, 1, 23, 0, false}},
+    {"vgg11.simplified", {38, 1, 23, 0, false}},
+    {"vit_b_16", {923, 2, 150, 3, false}},
+    {"vit_b_16.simplified", {1024, 2, 150, 3, false}},
+};
+
+START_TEST(test_corpus_lines_counted)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/corpus/%s.relay", srcdir(), corpus_counts[_i].name);
+    size_t len;
+    char *text = read_file(path, &len);
+    ck_assert_msg(text != NULL, "cannot read %s", path);
+    RelayLoadCounts counts;
+    load_counts(text, NULL, &counts);
+    assert_counts(&counts, &corpus_counts[_i].want, corpus_counts[_i].name);
+    free(text);
+}
+END_TEST
+
+/* note [parameters in order] in src/relay/relay_load_scope.c: the uses
+ * of a def's parameters found by the guess and by name.  A use out of
+ * order is found by name and moves the guess past it; so is a second
+ * use; a nested function's scope, closed, leaves the guess working, a
+ * let stops it (its Symbol is above the parameters); a line left to the
+ * tokens after its first operand was guessed has moved the guess past
+ * it, so the tokens find that one by name. */
+static const struct {
+    const char *what, *text;
+    size_t guessed, by_name;
+} guesses[] = {
+    {"in order", "def @main(%a, %b, %c) {\n  %0 = add(%a, %b);\n  %1 = add(%0, %c);\n  %1\n}\n",
+     3, 0},
+    {"out of order",
+     "def @main(%a, %b, %c) {\n  %0 = negative(%a);\n  %1 = add(%0, %c);\n"
+     "  %2 = add(%1, %b);\n  %2\n}\n",
+     1, 2},
+    {"used twice", "def @main(%a, %b) {\n  %0 = add(%a, %b);\n  %1 = add(%0, %a);\n  %1\n}\n", 2,
+     1},
+    {"two misses on a line",
+     "def @main(%a, %b, %c, %d) {\n  %0 = negative(%a);\n  %1 = add(%c, %d);\n"
+     "  %2 = add(%1, %b);\n  %2\n}\n",
+     1, 3},
+    {"after a function",
+     "def @main(%a, %b) {\n  %0 = fn (%p) {\n    negative(%p)\n  };\n  %1 = %0(%a);\n"
+     "  %2 = add(%1, %b);\n  %2\n}\n",
+     2, 0},
+    {"after a let",
+     "def @main(%a, %b) {\n  %0 = negative(%a);\n  let %v = add(%0, %a);\n"
+     "  %1 = add(%v, %b);\n  %1\n}\n",
+     1, 2},
+    {"a line left to the tokens",
+     "def @main(%a, %b, %c) {\n  %0 = negative(%a);\n  %1 = add(%b, negative(%c));\n"
+     "  %2 = add(%0, %1);\n  %2\n}\n",
+     2, 1},
+};
+
+START_TEST(test_param_guesses_counted)
+{
+    RelayLoadCounts counts;
+    load_counts(guesses[_i].text, NULL, &counts);
+    ck_assert_msg(counts.params_guessed == guesses[_i].guessed &&
+                      counts.params_by_name == guesses[_i].by_name,
+                  "%s: %zu guessed, %zu by name; want %zu, %zu", guesses[_i].what,
+                  counts.params_guessed, counts.params_by_name, guesses[_i].guessed,
+                  guesses[_i].by_name);
+}
+END_TEST
+
+/* The first attempt not made (a model-depth limit below its margin) or
+ * given up (a nesting deeper than its half of the limit): the tokens
+ * alone read the model, no line by hand, no guess (the tokens' def has
+ * no PARAMS to guess from). */
+START_TEST(test_tokens_only_counted)
+{
+    char *text = side_by_side(3);
+    graft_limits shallow = limit_defaults;
+    shallow.model_depth = 100;
+    RelayLoadCounts counts, want = {0, 18, 0, 0, true};
+    load_counts(text, &shallow, &counts);
+    assert_counts(&counts, &want, "model-depth 100");
+    free(text);
+    enum { DEPTH = 2500 }; /* past the first attempt's 5,000 entries, within 10,000 */
+    StrBuf deep = {0};
+    strbuf_puts(&deep, "def @main(%x) {\n  %0 = negative(%x);\n  ");
+    for (int i = 0; i < DEPTH; i++)
+        strbuf_puts(&deep, "nn.relu(");
+    strbuf_puts(&deep, "%0");
+    for (int i = 0; i < DEPTH; i++)
+        strbuf_putc(&deep, ')');
+    strbuf_puts(&deep, "\n}\n");
+    want = (RelayLoadCounts){0, 1, 0, 0, true};
+    load_counts(deep.data, NULL, &counts);
+    assert_counts(&counts, &want, "nested 2,500 deep");
+    strbuf_free(&deep);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -2439,6 +2700,13 @@ static Suite *relay_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("declarations");
     tcase_add_test(tc, test_adt_declarations_read);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("counts");
+    tcase_add_test(tc, test_workload_lines_by_hand);
+    tcase_add_loop_test(tc, test_lines_left_to_tokens, 0, (int)ARRAY_LEN(left_lines));
+    tcase_add_loop_test(tc, test_corpus_lines_counted, 0, (int)ARRAY_LEN(corpus_counts));
+    tcase_add_loop_test(tc, test_param_guesses_counted, 0, (int)ARRAY_LEN(guesses));
+    tcase_add_test(tc, test_tokens_only_counted);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -15,6 +15,8 @@
 #ifndef GRAFT_RELAY_H
 #define GRAFT_RELAY_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -41,6 +43,24 @@ typedef struct RelayCheck {
 } RelayCheck;
 graft_graph *relay_load_checked(const Source *src, const graft_limits *limits,
                                 const RelayCheck *check, graft_diag *d);
+
+/* How the loader read a model (note [loading counted] in relay_load.c):
+ * its binding lines ("%N = ...;") by hand or by the grammar's tokens,
+ * the uses of its defs' parameters found by the guess or by their names,
+ * and whether the tokens alone read it. */
+typedef struct RelayLoadCounts {
+    size_t lines_by_hand;   /* read by relay_read_lines (note [binding lines]) */
+    size_t lines_by_tokens; /* left to the grammar */
+    size_t params_guessed;  /* uses found by the guess (note [parameters in
+                               order] in relay_load_scope.c) */
+    size_t params_by_name;  /* found by name, the guess missed or not made:
+                               each moves the guess past its parameter */
+    bool tokens_only;       /* the first attempt was not made or gave up (note
+                               [long tokens]): the counts are the second's */
+} RelayLoadCounts;
+/* relay_load_limited, *counts set when the model loads. */
+graft_graph *relay_load_counted(const Source *src, const graft_limits *limits,
+                                RelayLoadCounts *counts, graft_diag *d);
 
 /* Writes g in TVM's canonical text form, ending in a newline. */
 void relay_print(const graft_graph *g, FILE *out);

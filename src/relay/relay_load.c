@@ -564,10 +564,21 @@ static bool parse_fast(RelayParser *ps, const Source *src, const graft_limits *l
     return ok;
 }
 
+/* note [loading counted]: the reader's shortcuts (the binding lines read
+ * by hand, note [binding lines] in relay_load_line.c; the def's
+ * parameters guessed in order, note [parameters in order] in
+ * relay_load_scope.c; the first attempt's long tokens) each fall back to
+ * a slower way that makes the same graph, so one that gives up where it
+ * should not changes no output, only the instructions.  So the loader
+ * counts what each way read, one increment where it already branches
+ * (ps->counts), and relay_load_counted hands the counts over: the Check
+ * tests hold the workload's model, each kind of line left to the tokens
+ * and every corpus model to exact counts. */
+
 /* Checks the bytes, parses, runs check, infers types; the graph is kept
- * only when no error was reported. */
-graft_graph *relay_load_checked(const Source *src, const graft_limits *limits,
-                                const RelayCheck *check, graft_diag *d)
+ * only when no error was reported, and *counts set then (when not NULL). */
+static graft_graph *load_counted(const Source *src, const graft_limits *limits,
+                                 const RelayCheck *check, RelayLoadCounts *counts, graft_diag *d)
 {
     if (!check_bytes(src, d))
         return NULL;
@@ -582,10 +593,12 @@ graft_graph *relay_load_checked(const Source *src, const graft_limits *limits,
     }
     RelayParser ps;
     int rc = 0;
-    if (!parse_fast(&ps, src, limits, d)) {
+    bool tokens_only = !parse_fast(&ps, src, limits, d);
+    if (tokens_only) {
         parser_init(&ps, src, limits, d, false);
         rc = relay_parse(&ps);
     }
+    ps.counts.tokens_only = tokens_only;
     parse_tables_free(&ps);
     if (rc == 0 && !ps.failed) { /* the spans copied, the two peaks apart */
         graph_text_keep(ps.g); /* (note [annotation spans]) */
@@ -598,7 +611,21 @@ graft_graph *relay_load_checked(const Source *src, const graft_limits *limits,
         graph_free(ps.g);
         return NULL;
     }
+    if (counts)
+        *counts = ps.counts;
     return ps.g;
+}
+
+graft_graph *relay_load_checked(const Source *src, const graft_limits *limits,
+                                const RelayCheck *check, graft_diag *d)
+{
+    return load_counted(src, limits, check, NULL, d);
+}
+
+graft_graph *relay_load_counted(const Source *src, const graft_limits *limits,
+                                RelayLoadCounts *counts, graft_diag *d)
+{
+    return load_counted(src, limits, NULL, counts, d);
 }
 
 graft_graph *relay_load_limited(const Source *src, const graft_limits *limits, graft_diag *d)

@@ -305,6 +305,8 @@ typedef struct RelayParser {
     SeenOp ops_seen[1 << OPS_SEEN_BITS]; /* the binding lines' ops, by their first bytes */
     SeenLiteral literal_seen; /* and their last literal */
     bool failed;         /* an error was reported */
+    RelayLoadCounts counts; /* how the lines and parameters were read (note
+                            [loading counted] in relay_load.c) */
     struct AdtTable *adts; /* the module's constructors, read at the first
                               name used as a value (type_adt.h) */
 } RelayParser;

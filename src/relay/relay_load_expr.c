@@ -248,6 +248,7 @@ static bool computes(RelayParser *ps, RelayText temp, const graft_node *value)
 
 bool load_define(RelayParser *ps, RelayText temp, graft_node *value)
 {
+    ps->counts.lines_by_tokens++; /* note [loading counted] in relay_load.c */
     return computes(ps, temp, value) && scope_define(ps, temp, value);
 }
 

@@ -307,9 +307,11 @@ static graft_node *operand_node(RelayParser *ps, const LineOperand *o)
 {
     bool named = ps->src->text[o->text.off] == '%';
     graft_node *n = o->param; /* (a parameter guessed as it was read) */
-    if (!n && o->number >= 0)
+    if (n) /* (counted as made: a line left to the tokens makes none) */
+        ps->counts.params_guessed++;
+    else if (o->number >= 0)
         n = scope_temp(ps, (uint64_t)o->number);
-    else if (!n && named) /* a variable: a temp has its number */
+    else if (named) /* a variable: a temp has its number */
         n = scope_var_guessing(ps, o->text); /* (load_use's, without its call) */
     if (!n)
         n = named ? load_use(ps, o->text) : literal_node(ps, o);
@@ -542,7 +544,9 @@ uint32_t relay_read_lines(RelayParser *ps, uint32_t off)
 {
     Bytes text = (Bytes)ps->src->text, s = text + off, end;
     load_cursor_seek(ps, off);
-    while (!ps->failed && (end = line(ps, s)))
+    while (!ps->failed && (end = line(ps, s))) {
         s = end;
+        ps->counts.lines_by_hand++; /* note [loading counted] in relay_load.c */
+    }
     return (uint32_t)(s - (text + off));
 }

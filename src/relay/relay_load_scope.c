@@ -78,6 +78,7 @@ static graft_node *param_spelled(RelayParser *ps, RelayText name)
     if (interner_length(s) != name.len - 1 || memcmp(s, load_text(ps, name) + 1, name.len - 1))
         return NULL;
     ps->param_next++;
+    ps->counts.params_guessed++;
     return v;
 }
 
@@ -117,15 +118,19 @@ bool scope_lookup(RelayParser *ps, RelayText name, graft_node **found)
  * is scanned and looked up by its name (scope_var_guessing), and a
  * parameter found so moves the guess past it.  The tokens' lookups
  * (scope_lookup) guess too, by the name they were given; a def read by
- * tokens has no PARAMS (ps->ndef_params 0) and guesses nothing. */
+ * tokens has no PARAMS (ps->ndef_params 0) and guesses nothing.  The
+ * uses found each way are counted (note [loading counted] in
+ * relay_load.c). */
 void scope_param_found(RelayParser *ps, const graft_node *v)
 {
     if (!ps->ndef_params)
         return;
     /* (the parameters were made one after another: consecutive ids) */
     size_t i = (size_t)(node_id(v) - node_id(ps->def_params[0]));
-    if (i < ps->ndef_params && ps->def_params[i] == v)
+    if (i < ps->ndef_params && ps->def_params[i] == v) {
         ps->param_next = i + 1;
+        ps->counts.params_by_name++;
+    }
 }
 
 /* "duplicate definition of '%3'", with a note at the first one (off,
