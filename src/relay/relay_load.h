@@ -441,7 +441,7 @@ static inline bool scope_param_guessed(const RelayParser *ps)
 }
 /* scope_var of a variable that was not the def's parameter guessed (note
  * [parameters in order] in relay_load_scope.c), the guess moved past a
- * parameter found so. */
+ * parameter found so after it. */
 void scope_param_found(RelayParser *ps, const graft_node *v);
 static inline graft_node *scope_var_guessing(RelayParser *ps, RelayText name)
 {
@@ -450,6 +450,9 @@ static inline graft_node *scope_var_guessing(RelayParser *ps, RelayText name)
         scope_param_found(ps, v);
     return v;
 }
+/* The node a variable's use ("%x") names, or NULL: the def's parameter
+ * guessed next when name spells it, else scope_var_guessing's. */
+graft_node *scope_use_var(RelayParser *ps, RelayText name);
 /* Binds name (a temp or a variable; interned: its spelling without '%')
  * to n in the current scope; false after reporting a duplicate. */
 bool scope_define(RelayParser *ps, RelayText name, graft_node *n);

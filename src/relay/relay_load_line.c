@@ -312,7 +312,7 @@ static graft_node *operand_node(RelayParser *ps, const LineOperand *o)
     else if (o->number >= 0)
         n = scope_temp(ps, (uint64_t)o->number);
     else if (named) /* a variable: a temp has its number */
-        n = scope_var_guessing(ps, o->text); /* (load_use's, without its call) */
+        n = scope_use_var(ps, o->text); /* (load_use's, without its call) */
     if (!n)
         n = named ? load_use(ps, o->text) : literal_node(ps, o);
     if (n && o->annot.len)
@@ -500,6 +500,17 @@ static inline Bytes layout_before(RelayParser *ps, Bytes s)
     }
 }
 
+/* The guesses of the def's parameters that the operands read made
+ * (note [parameters in order] in relay_load_scope.c), given back: their
+ * line is left to the tokens, which guess again.  Each guess moved the
+ * guess on by one, and nothing else moves it while a line is read. */
+static void unguess(RelayParser *ps)
+{
+    for (size_t i = 0; i < ps->operands.len; i++)
+        if (ps->operands.items[i].param)
+            ps->param_next--;
+}
+
 /* One binding line at s, "%N = op(...)" or "%N = %M.K", its annotation
  * and ';', read to its end before a node is made: the end, or NULL when
  * it is left to the tokens; after an error, ps->failed. */
@@ -524,6 +535,8 @@ static Bytes line(RelayParser *ps, Bytes s)
     RelayText annot;
     if (!end || !(end = annotation(ps, end, &annot)) || *end != ';') {
         ps->items.len = mark;
+        if (paren) /* (its arguments were read: ps->operands is this line's) */
+            unguess(ps);
         return NULL;
     }
     uint32_t read = (uint32_t)(end + 1 - (Bytes)ps->src->text);

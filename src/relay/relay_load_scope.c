@@ -82,12 +82,17 @@ static graft_node *param_spelled(RelayParser *ps, RelayText name)
     return v;
 }
 
+graft_node *scope_use_var(RelayParser *ps, RelayText name)
+{
+    graft_node *v = param_spelled(ps, name);
+    return v ? v : scope_var_guessing(ps, name);
+}
+
 bool scope_lookup(RelayParser *ps, RelayText name, graft_node **found)
 {
     const char *s = load_text(ps, name) + 1;
     if (s[0] < '0' || s[0] > '9') { /* a variable, keyed as symbol_key keys it */
-        graft_node *v = param_spelled(ps, name);
-        *found = v ? v : scope_var_guessing(ps, name);
+        *found = scope_use_var(ps, name);
         return true;
     }
     uint64_t number, key = symbol_key(ps, name, &number);
@@ -115,22 +120,34 @@ bool scope_lookup(RelayParser *ps, RelayText name, graft_node **found)
  * parameters (ps->syms is then as load_params left it: a nested scope's
  * Symbols gone, no let or second definition above them), and
  * ps->param_syms keeps that length.  A use that is not the one guessed
- * is scanned and looked up by its name (scope_var_guessing), and a
- * parameter found so moves the guess past it.  The tokens' lookups
- * (scope_lookup) guess too, by the name they were given; a def read by
- * tokens has no PARAMS (ps->ndef_params 0) and guesses nothing.  The
- * uses found each way are counted (note [loading counted] in
- * relay_load.c). */
+ * is scanned and looked up by its name (scope_var_guessing); a parameter
+ * found so after the guess moves the guess past it, one before it (a
+ * second use, or one listed out of order: convnext_tiny's layer scales
+ * come first) leaves the guess where it is, since the uses after it go
+ * on from there (moved back, the guess missed the next use too: the
+ * corpus's ten models found 42 uses by name so, 22 now).  A line's
+ * operands are all read before any is made, and a use found by name
+ * moves the guess only as it is made: so a use the guess missed as it
+ * was read is guessed again as it is made (scope_use_var), after the uses
+ * before it moved the guess ("add(%c, %d)" when %b was guessed: %c by
+ * name, %d guessed), and a line left to the tokens gives back the
+ * guesses its operands made (unguess in relay_load_line.c), for the
+ * tokens to make again.  The tokens' lookups (scope_lookup) guess too,
+ * by the name they were given; a def read by tokens has no PARAMS
+ * (ps->ndef_params 0) and guesses nothing.  The uses found each way are
+ * counted (note [loading counted] in relay_load.c), the corpus's and the
+ * workload's held exactly by tests/check_relay.c. */
 void scope_param_found(RelayParser *ps, const graft_node *v)
 {
     if (!ps->ndef_params)
         return;
     /* (the parameters were made one after another: consecutive ids) */
     size_t i = (size_t)(node_id(v) - node_id(ps->def_params[0]));
-    if (i < ps->ndef_params && ps->def_params[i] == v) {
+    if (i >= ps->ndef_params || ps->def_params[i] != v)
+        return;
+    ps->counts.params_by_name++;
+    if (i >= ps->param_next)
         ps->param_next = i + 1;
-        ps->counts.params_by_name++;
-    }
 }
 
 /* "duplicate definition of '%3'", with a note at the first one (off,
