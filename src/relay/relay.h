@@ -53,8 +53,8 @@ typedef struct RelayLoadCounts {
     size_t lines_by_tokens; /* left to the grammar */
     size_t params_guessed;  /* uses found by the guess (note [parameters in
                                order] in relay_load_scope.c) */
-    size_t params_by_name;  /* found by name, the guess missed or not made:
-                               each moves the guess past its parameter */
+    size_t params_by_name;  /* found by name: the guess missed them or was
+                               not made */
     bool tokens_only;       /* the first attempt was not made or gave up (note
                                [long tokens]): the counts are the second's */
 } RelayLoadCounts;
