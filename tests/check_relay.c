@@ -2626,6 +2626,22 @@ START_TEST(test_tokens_only_counted)
 }
 END_TEST
 
+/* tests/relay/binding_lines.relay holds a line of each form the reader
+ * takes between lines of forms it leaves: 17 read by hand, and 5 by the
+ * tokens (the body's first, the tuple %8, the function %12 and its
+ * body's first, the call %13 of that function); its three parameters'
+ * uses guessed. */
+START_TEST(test_binding_lines_counted)
+{
+    size_t len;
+    char *text = test_file("binding_lines.relay", &len);
+    RelayLoadCounts counts, want = {17, 5, 3, 0, false};
+    load_counts(text, NULL, &counts);
+    assert_counts(&counts, &want, "binding_lines.relay");
+    free(text);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -2714,6 +2730,7 @@ static Suite *relay_suite(void)
     tcase_add_loop_test(tc, test_corpus_lines_counted, 0, (int)ARRAY_LEN(corpus_counts));
     tcase_add_loop_test(tc, test_param_guesses_counted, 0, (int)ARRAY_LEN(guesses));
     tcase_add_test(tc, test_tokens_only_counted);
+    tcase_add_test(tc, test_binding_lines_counted);
     suite_add_tcase(s, tc);
     return s;
 }
