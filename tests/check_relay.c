@@ -2642,6 +2642,26 @@ START_TEST(test_binding_lines_counted)
 }
 END_TEST
 
+/* The first attempt's margin (note [long tokens] in
+ * src/relay/relay_load.c): a model-depth limit of 128, twice the 64
+ * entries its parser stack starts with, still lets it read the model (the
+ * lines by hand, the guesses); 127 leaves the model to the tokens alone. */
+START_TEST(test_first_attempt_at_its_margin)
+{
+    char *text = side_by_side(3);
+    graft_limits limits = limit_defaults;
+    RelayLoadCounts counts, want = {17, 1, 15, 0, false};
+    limits.model_depth = 128;
+    load_counts(text, &limits, &counts);
+    assert_counts(&counts, &want, "model-depth 128");
+    limits.model_depth = 127;
+    want = (RelayLoadCounts){0, 18, 0, 0, true};
+    load_counts(text, &limits, &counts);
+    assert_counts(&counts, &want, "model-depth 127");
+    free(text);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -2731,6 +2751,7 @@ static Suite *relay_suite(void)
     tcase_add_loop_test(tc, test_param_guesses_counted, 0, (int)ARRAY_LEN(guesses));
     tcase_add_test(tc, test_tokens_only_counted);
     tcase_add_test(tc, test_binding_lines_counted);
+    tcase_add_test(tc, test_first_attempt_at_its_margin);
     suite_add_tcase(s, tc);
     return s;
 }
