@@ -1,10 +1,13 @@
 /* check_graph.c - the graph IR API: builders, users lists under edits,
  * topological order, dead-node removal, functions, types, node size and layout. */
 #include <check.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "dim_symbol.h"
 #include "dtype.h"
@@ -2078,6 +2081,38 @@ START_TEST(test_value_names_by_id)
 }
 END_TEST
 
+/* Whether this process runs under valgrind's memcheck, which preloads its
+ * own library (as check_base.c tells it). */
+static bool under_memcheck(void)
+{
+    const char *preload = getenv("LD_PRELOAD");
+    return preload && strstr(preload, "vgpreload_memcheck");
+}
+
+/* A node table of more entries than a size_t counts in bytes is out of
+ * memory (exit status 3), not a table of the bytes' count wrapped round,
+ * too small for what it claims to hold.  In a child of its own, and not
+ * under memcheck, as check_base's out_of_memory_exits_3. */
+START_TEST(test_node_table_past_size_max)
+{
+    if (under_memcheck())
+        return;
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        int quiet = open("/dev/null", O_WRONLY);
+        dup2(quiet, STDERR_FILENO);
+        graft_graph *g = graph_new();
+        graph_reserve_nodes(g, SIZE_MAX / sizeof(graft_node *) + 1);
+        _exit(0); /* not reached */
+    }
+    int status = 0;
+    ck_assert_int_eq(waitpid(child, &status, 0), child);
+    ck_assert(WIFEXITED(status));
+    ck_assert_int_eq(WEXITSTATUS(status), 3);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -2152,6 +2187,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_positions_on_demand);
     tcase_add_test(tc, test_names_reserved_by_count);
     tcase_add_test(tc, test_value_names_by_id);
+    tcase_add_test(tc, test_node_table_past_size_max);
     suite_add_tcase(s, tc);
     tc = tcase_create("canonical types");
     tcase_add_test(tc, test_canonical_tensor_types);
