@@ -2662,6 +2662,24 @@ START_TEST(test_first_attempt_at_its_margin)
 }
 END_TEST
 
+/* Two nodes of a line made once a node of the next was placed (the 2f
+ * there, note [line cursor]): found in the line table, the second, at
+ * the line's first byte, on the line the first was found on (line_index
+ * in src/relay/relay_load_expr.c), at column 1, not on the next line. */
+START_TEST(test_position_at_line_start)
+{
+    graft_graph *g = load_string("def @main(%x) {\nadd(multiply(%x,\n2f), %x)\n}\n");
+    graft_node *add = graph_output(g), *mul = node_arg(add, 0), *two = node_arg(mul, 1);
+    const graft_node *nodes[] = {two, mul, add};
+    const int where[][2] = {{3, 1}, {2, 5}, {2, 1}};
+    for (size_t i = 0; i < ARRAY_LEN(nodes); i++) {
+        ck_assert_int_eq(node_line(g, nodes[i]), where[i][0]);
+        ck_assert_int_eq(node_col(g, nodes[i]), where[i][1]);
+    }
+    graph_free(g);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -2752,6 +2770,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_tokens_only_counted);
     tcase_add_test(tc, test_binding_lines_counted);
     tcase_add_test(tc, test_first_attempt_at_its_margin);
+    tcase_add_test(tc, test_position_at_line_start);
     suite_add_tcase(s, tc);
     return s;
 }
