@@ -2113,6 +2113,30 @@ START_TEST(test_node_table_past_size_max)
 }
 END_TEST
 
+/* A node made when the node table is full (new_node_making_room in
+ * src/ir/graph.c) and the pool's block has exactly its bytes left: cut
+ * from that block, the last of it, no new block opened. */
+START_TEST(test_pool_block_filled_exactly)
+{
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    size_t param = sizeof(graft_node); /* a parameter has no operand slots */
+    while (g->node_pool_left != param) {
+        if ((g->node_pool_left - param) % param == 0)
+            graph_add_param(g, "p", NULL);
+        else /* one operand slot more: the bytes left move off a multiple */
+            graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    }
+    graph_fit_nodes(g, 0); /* the table full */
+    size_t blocks = g->node_blocks.len;
+    graft_node *last = graph_add_param(g, "last", NULL);
+    ck_assert_uint_eq(g->node_blocks.len, blocks);
+    ck_assert_uint_eq(g->node_pool_left, 0);
+    ck_assert_ptr_eq(graph_node(g, graph_node_count(g) - 1), last);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -2188,6 +2212,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_names_reserved_by_count);
     tcase_add_test(tc, test_value_names_by_id);
     tcase_add_test(tc, test_node_table_past_size_max);
+    tcase_add_test(tc, test_pool_block_filled_exactly);
     suite_add_tcase(s, tc);
     tc = tcase_create("canonical types");
     tcase_add_test(tc, test_canonical_tensor_types);
