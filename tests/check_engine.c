@@ -1629,6 +1629,22 @@ START_TEST(forwarding_map_reads_every_replaced_root)
 }
 END_TEST
 
+/* An attribute computed by a unary minus of a bound constant's value
+ * (float_value in src/runtime/rewrite_build.c, an arithmetic of one
+ * operand): an integer for an int32 constant, a float for a float32 one. */
+START_TEST(negated_value_keeps_its_kind)
+{
+    static const char rule[] = "neg := x + c:const => nn.leaky_relu(x, alpha=(-value(c)))\n";
+    Run r;
+    run_rewrite(&r, rule, "def @main(%x) {\n  add(%x, 2)\n}\n");
+    assert_output(&r, "def @main(%x) {\n  nn.leaky_relu(%x, alpha=-2)\n}\n");
+    run_close(&r);
+    run_rewrite(&r, rule, "def @main(%x) {\n  add(%x, 2f)\n}\n");
+    assert_output(&r, "def @main(%x) {\n  nn.leaky_relu(%x, alpha=-2f)\n}\n");
+    run_close(&r);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -1700,6 +1716,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, types_by_action_node);
     tcase_add_test(tc, untyped_operands_stay_untyped);
     tcase_add_test(tc, forwarding_map_reads_every_replaced_root);
+    tcase_add_test(tc, negated_value_keeps_its_kind);
     suite_add_tcase(s, tc);
     return s;
 }
