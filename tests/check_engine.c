@@ -1645,6 +1645,30 @@ START_TEST(negated_value_keeps_its_kind)
 }
 END_TEST
 
+/* A call action with a spliced operand list makes calls of several
+ * operand counts (note [types by action node] in
+ * src/runtime/rewrite_build.c): add(%a), made after add(%a, %b) of the
+ * same first operand, is not taken for the action node's entry of two
+ * operands (nor compared past its one): (1, 2), not (3, 2). */
+START_TEST(spliced_calls_typed_by_their_count)
+{
+    Run r;
+    run_rewrite(&r, "wrap := tanh(concatenate((x, rest...))) => add(x, rest...)\n",
+                "#[version = \"0.0.5\"]\n"
+                "def @main(%a: Tensor[(1, 2), float32], %b: Tensor[(3, 2), float32]) {\n"
+                "  %0 = tanh(concatenate((%a, %b)));\n"
+                "  %1 = tanh(concatenate((%a,)));\n"
+                "  (%0, %1)\n"
+                "}\n");
+    const graft_node *out = graph_output(r.g), *two = node_arg(out, 0), *one = node_arg(out, 1);
+    ck_assert_int_eq(node_nargs(two), 2);
+    ck_assert_str_eq(node_type(two)->text, "Tensor[(3, 2), float32]");
+    ck_assert_int_eq(node_nargs(one), 1);
+    ck_assert_str_eq(node_type(one)->text, "Tensor[(1, 2), float32]");
+    run_close(&r);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -1717,6 +1741,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, untyped_operands_stay_untyped);
     tcase_add_test(tc, forwarding_map_reads_every_replaced_root);
     tcase_add_test(tc, negated_value_keeps_its_kind);
+    tcase_add_test(tc, spliced_calls_typed_by_their_count);
     suite_add_tcase(s, tc);
     return s;
 }
