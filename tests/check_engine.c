@@ -1629,6 +1629,46 @@ START_TEST(forwarding_map_reads_every_replaced_root)
 }
 END_TEST
 
+/* An attribute computed by a unary minus of a bound constant's value
+ * (float_value in src/runtime/rewrite_build.c, an arithmetic of one
+ * operand): an integer for an int32 constant, a float for a float32 one. */
+START_TEST(negated_value_keeps_its_kind)
+{
+    static const char rule[] = "neg := x + c:const => nn.leaky_relu(x, alpha=(-value(c)))\n";
+    Run r;
+    run_rewrite(&r, rule, "def @main(%x) {\n  add(%x, 2)\n}\n");
+    assert_output(&r, "def @main(%x) {\n  nn.leaky_relu(%x, alpha=-2)\n}\n");
+    run_close(&r);
+    run_rewrite(&r, rule, "def @main(%x) {\n  add(%x, 2f)\n}\n");
+    assert_output(&r, "def @main(%x) {\n  nn.leaky_relu(%x, alpha=-2f)\n}\n");
+    run_close(&r);
+}
+END_TEST
+
+/* A call action with a spliced operand list makes calls of several
+ * operand counts (note [types by action node] in
+ * src/runtime/rewrite_build.c): add(%a), made after add(%a, %b) of the
+ * same first operand, is not taken for the action node's entry of two
+ * operands (nor compared past its one): (1, 2), not (3, 2). */
+START_TEST(spliced_calls_typed_by_their_count)
+{
+    Run r;
+    run_rewrite(&r, "wrap := tanh(concatenate((x, rest...))) => add(x, rest...)\n",
+                "#[version = \"0.0.5\"]\n"
+                "def @main(%a: Tensor[(1, 2), float32], %b: Tensor[(3, 2), float32]) {\n"
+                "  %0 = tanh(concatenate((%a, %b)));\n"
+                "  %1 = tanh(concatenate((%a,)));\n"
+                "  (%0, %1)\n"
+                "}\n");
+    const graft_node *out = graph_output(r.g), *two = node_arg(out, 0), *one = node_arg(out, 1);
+    ck_assert_int_eq(node_nargs(two), 2);
+    ck_assert_str_eq(node_type(two)->text, "Tensor[(3, 2), float32]");
+    ck_assert_int_eq(node_nargs(one), 1);
+    ck_assert_str_eq(node_type(one)->text, "Tensor[(1, 2), float32]");
+    run_close(&r);
+}
+END_TEST
+
 /* note [applied groups freed] in src/runtime/partition_apply.c, note
  * [labels dropped before the last apply] in engine.c: a chain of adds
  * whose groups fill three blocks and whose inputs (two a group) fill two
@@ -1766,6 +1806,8 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, types_by_action_node);
     tcase_add_test(tc, untyped_operands_stay_untyped);
     tcase_add_test(tc, forwarding_map_reads_every_replaced_root);
+    tcase_add_test(tc, negated_value_keeps_its_kind);
+    tcase_add_test(tc, spliced_calls_typed_by_their_count);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,10 +1,13 @@
 /* check_graph.c - the graph IR API: builders, users lists under edits,
  * topological order, dead-node removal, functions, types, node size and layout. */
 #include <check.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "dim_symbol.h"
 #include "dtype.h"
@@ -2080,6 +2083,67 @@ START_TEST(test_value_names_by_id)
 }
 END_TEST
 
+/* Whether this process runs under valgrind's memcheck, which preloads its
+ * own library (as check_base.c tells it). */
+static bool under_memcheck(void)
+{
+    const char *preload = getenv("LD_PRELOAD");
+    return preload && strstr(preload, "vgpreload_memcheck");
+}
+
+/* A node table of more entries than a size_t counts in bytes is out of
+ * memory (exit status 3), not a table of the bytes' count wrapped round,
+ * too small for what it claims to hold.  In a child of its own, and not
+ * under memcheck, as check_base's out_of_memory_exits_3. */
+START_TEST(test_node_table_past_size_max)
+{
+    if (under_memcheck())
+        return;
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        int quiet = open("/dev/null", O_WRONLY);
+        dup2(quiet, STDERR_FILENO);
+        graft_graph *g = graph_new();
+        graph_reserve_nodes(g, SIZE_MAX / sizeof(graft_node *) + 1);
+        _exit(0); /* not reached */
+    }
+    int status = 0;
+    ck_assert_int_eq(waitpid(child, &status, 0), child);
+    ck_assert(WIFEXITED(status));
+    ck_assert_int_eq(WEXITSTATUS(status), 3);
+}
+END_TEST
+
+/* A node made when the node table is full (new_node_making_room in
+ * src/ir/graph.c) and the pool's block has exactly its bytes left: cut
+ * from that block, the last of it, no new block opened. */
+START_TEST(test_pool_block_filled_exactly)
+{
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node *y = graph_add_param(g, "y", NULL); /* cut right after x */
+    size_t param = (size_t)((const char *)y - (const char *)x); /* (note [short nodes]) */
+    size_t left = g->node_pool_left;
+    graft_node *two = graph_add_call(g, "add", (graft_node *[]){x, x}, 2, NULL, 0);
+    size_t call = left - g->node_pool_left; /* a node and two slots */
+    ck_assert_uint_ne(call % param, 0);
+    while (g->node_pool_left != param) {
+        if ((g->node_pool_left - param) % param == 0)
+            graph_add_param(g, "p", NULL);
+        else /* the bytes left move off a multiple of param's */
+            graph_add_call(g, "add", (graft_node *[]){two, x}, 2, NULL, 0);
+    }
+    graph_fit_nodes(g, 0); /* the table full */
+    size_t blocks = g->node_blocks.len;
+    graft_node *last = graph_add_param(g, "last", NULL);
+    ck_assert_uint_eq(g->node_blocks.len, blocks);
+    ck_assert_uint_eq(g->node_pool_left, 0);
+    ck_assert_ptr_eq(graph_node(g, graph_node_count(g) - 1), last);
+    graph_free(g);
+}
+END_TEST
+
 /* note [short nodes] in graph.c: a variable, a global's reference and
  * an operator reference are 40 bytes of the pool, the next node cut
  * right after; filling that node leaves theirs as they were, and their
@@ -2349,6 +2413,8 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_positions_on_demand);
     tcase_add_test(tc, test_names_reserved_by_count);
     tcase_add_test(tc, test_value_names_by_id);
+    tcase_add_test(tc, test_node_table_past_size_max);
+    tcase_add_test(tc, test_pool_block_filled_exactly);
     tcase_add_test(tc, test_short_nodes);
     tcase_add_test(tc, test_tail_word);
     tcase_add_test(tc, test_function_record);

@@ -755,6 +755,45 @@ START_TEST(test_subgraphs_noted)
 }
 END_TEST
 
+/* note [tables estimated]: a NodeProto of 40 results makes more values
+ * than the values' table was sized for (one a NodeProto, and at least 32:
+ * room for 3 here); the table grows past them, and every value named
+ * before and after is found, as the Add made last finds its operands. */
+START_TEST(test_values_grow)
+{
+    enum { RESULTS = 40 };
+    StrBuf text = {0};
+    strbuf_printf(&text, "<\n  ir_version: 8,\n  opset_import: [\"\" : 18]\n>\n"
+                         "g (float[%d] x) => (float[1] y) {\n  ", RESULTS);
+    for (int k = 0; k < RESULTS; k++)
+        strbuf_printf(&text, "%sv%d", k ? ", " : "", k);
+    strbuf_printf(&text, " = Split <num_outputs = %d> (x)\n  y = Add (v0, v%d)\n}\n", RESULTS,
+                  RESULTS - 1);
+    Source *src = source_from_string("t.onnxtxt", text.data, text.len);
+    graft_diag *d = diag_new(stderr);
+    OnnxModel *m = onnx_import(onnx_text_read(src, NULL, d), "t.onnxtxt", d);
+    ck_assert_ptr_nonnull(m);
+    const graft_node *x = onnx_value_named(&m->values, graph_intern(m->g, "x"));
+    ck_assert_ptr_eq(x, graph_param(m->g, 0));
+    for (int k = 0; k < RESULTS; k++) {
+        char name[8];
+        snprintf(name, sizeof name, "v%d", k);
+        const graft_node *v = onnx_value_named(&m->values, graph_intern(m->g, name));
+        ck_assert_msg(v != NULL, "%s not found", name);
+        ck_assert_int_eq(node_kind(v), NODE_GETITEM);
+        ck_assert_ptr_eq(node_arg(node_arg(v, 0), 0), x);
+    }
+    const graft_node *y = onnx_value_named(&m->values, graph_intern(m->g, "y"));
+    ck_assert_str_eq(node_op(y), "Add");
+    ck_assert_str_eq(graph_value_name(m->g, node_arg(y, 0)), "v0");
+    ck_assert_str_eq(graph_value_name(m->g, node_arg(y, 1)), "v39");
+    onnx_graph_free(m);
+    diag_free(d);
+    source_free(src);
+    strbuf_free(&text);
+}
+END_TEST
+
 static Suite *decode_suite(void)
 {
     Suite *s = suite_create("onnx_decode");
@@ -774,6 +813,7 @@ static Suite *decode_suite(void)
     tcase_add_test(tc, test_origins_grow);
     tcase_add_test(tc, test_kept_values);
     tcase_add_test(tc, test_subgraphs_noted);
+    tcase_add_test(tc, test_values_grow);
     suite_add_tcase(s, tc);
     return s;
 }

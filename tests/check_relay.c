@@ -2611,6 +2611,44 @@ START_TEST(test_binding_lines_counted)
 }
 END_TEST
 
+/* The first attempt's margin (note [long tokens] in
+ * src/relay/relay_load.c): a model-depth limit of 128, twice the 64
+ * entries its parser stack starts with, still lets it read the model (the
+ * lines by hand, the guesses); 127 leaves the model to the tokens alone. */
+START_TEST(test_first_attempt_at_its_margin)
+{
+    char *text = side_by_side(3);
+    graft_limits limits = limit_defaults;
+    RelayLoadCounts counts, want = {17, 1, 15, 0, false};
+    limits.model_depth = 128;
+    load_counts(text, &limits, &counts);
+    assert_counts(&counts, &want, "model-depth 128");
+    limits.model_depth = 127;
+    want = (RelayLoadCounts){0, 18, 0, 0, true};
+    load_counts(text, &limits, &counts);
+    assert_counts(&counts, &want, "model-depth 127");
+    free(text);
+}
+END_TEST
+
+/* Two nodes of a line made once a node of the next was placed (the 2f
+ * there, note [line cursor]): found in the line table, the second, at
+ * the line's first byte, on the line the first was found on (line_index
+ * in src/relay/relay_load_expr.c), at column 1, not on the next line. */
+START_TEST(test_position_at_line_start)
+{
+    graft_graph *g = load_string("def @main(%x) {\nadd(multiply(%x,\n2f), %x)\n}\n");
+    graft_node *add = graph_output(g), *mul = node_arg(add, 0), *two = node_arg(mul, 1);
+    const graft_node *nodes[] = {two, mul, add};
+    const int where[][2] = {{3, 1}, {2, 5}, {2, 1}};
+    for (size_t i = 0; i < ARRAY_LEN(nodes); i++) {
+        ck_assert_int_eq(node_line(g, nodes[i]), where[i][0]);
+        ck_assert_int_eq(node_col(g, nodes[i]), where[i][1]);
+    }
+    graph_free(g);
+}
+END_TEST
+
 /* dim_div in type_rel.c: a known dim divided by a block size, a stride
  * or reshape's other known dim; an unknown one stays unknown. */
 static const TypeCase unknown_dim_cases[] = {
@@ -2791,6 +2829,8 @@ static Suite *relay_suite(void)
     tcase_add_loop_test(tc, test_param_guesses_counted, 0, (int)ARRAY_LEN(guesses));
     tcase_add_test(tc, test_tokens_only_counted);
     tcase_add_test(tc, test_binding_lines_counted);
+    tcase_add_test(tc, test_first_attempt_at_its_margin);
+    tcase_add_test(tc, test_position_at_line_start);
     suite_add_tcase(s, tc);
     tc = tcase_create("printer slots");
     tcase_add_test(tc, test_temp_slots);
