@@ -2240,6 +2240,46 @@ START_TEST(test_function_record)
 }
 END_TEST
 
+/* note [scopes dropped before printing] in graph_walk.c: a partitioned
+ * graph prints the same text without its scope table, which is freed
+ * (node_scope NULL for every node, the graph's bytes 4 fewer an id);
+ * a node put in a function's scope after makes the table again. */
+START_TEST(test_scopes_dropped_before_printing)
+{
+    graft_graph *g = main_with_nested_fn(true);
+    graft_node *fn = graph_global_fn(g, 0);
+    graft_node *relu = graph_output(g);
+    graft_node *call = node_arg(relu, 0);
+    graft_node *nested = node_callee(call);
+    graft_node *neg = nested->u.fn->body;
+    ck_assert_ptr_eq(node_scope(g, neg), nested);
+    ck_assert_ptr_null(node_scope(g, relu));
+    char *before = relay_print_string(g);
+    size_t bytes = graph_bytes(g);
+    size_t ids = g->side.scopes.cap;
+    graph_drop_scopes(g);
+    ck_assert_ptr_null(g->side.scopes.fn_id);
+    ck_assert_uint_eq(graph_bytes(g), bytes - ids * sizeof(uint32_t));
+    ck_assert_ptr_null(node_scope(g, neg));
+    char *after = relay_print_string(g);
+    ck_assert_str_eq(after, before);
+    ck_assert_str_eq(after, "def @main(%x) {\n"
+                            "  %0 = fn (%p) {\n"
+                            "    negative(%p)\n"
+                            "  };\n"
+                            "  %1 = %0(%x);\n"
+                            "  nn.relu(%1)\n"
+                            "}\n");
+    graph_set_scope(g, neg, nested);
+    ck_assert_ptr_eq(node_scope(g, neg), nested);
+    ck_assert_ptr_null(node_scope(g, relu));
+    ck_assert_ptr_eq(fn, graph_global_fn(g, 0));
+    free(before);
+    free(after);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -2268,6 +2308,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_global_functions);
     tcase_add_test(tc, test_main_unscoped);
     tcase_add_test(tc, test_scope_table);
+    tcase_add_test(tc, test_scopes_dropped_before_printing);
     suite_add_tcase(s, tc);
     tc = tcase_create("types");
     tcase_add_test(tc, test_types);
