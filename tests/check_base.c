@@ -1285,6 +1285,55 @@ START_TEST(interner_sized_to_count_no_wrap)
 }
 END_TEST
 
+/* note [interner table dropped]: without its table an interner keeps
+ * its strings and their lengths, finds each by a walk and misses an
+ * absent one; a clone made then shares them; interning a string it has
+ * returns the same copy and makes the table again, sized to the count
+ * (1,000 names and the slack: 1,351 slots), and a new string is added. */
+START_TEST(interner_table_dropped)
+{
+    Arena *a = arena_new();
+    Interner *in = interner_new(a);
+    const char *first[1000];
+    char name[16];
+    for (int i = 0; i < 1000; i++) {
+        snprintf(name, sizeof name, "name%d", i);
+        first[i] = interner_cstr(in, name);
+    }
+    const char *long_text = interner_intern(in, (const char[20000]){'x'}, 20000);
+    interner_drop_table(in);
+    ck_assert_uint_eq(in->nslots, 0);
+    ck_assert_uint_eq(interner_count(in), 1001);
+    ck_assert_str_eq(first[7], "name7");
+    ck_assert_uint_eq(interner_length(first[999]), 7);
+    ck_assert_ptr_eq(interner_lookup(in, "name999", 7), first[999]);
+    ck_assert_ptr_eq(interner_lookup(in, (const char[20000]){'x'}, 20000), long_text);
+    ck_assert_ptr_null(interner_lookup(in, "name1000", 8));
+    ck_assert(interner_has_prefix(in, "name99", 6));
+    Interner *copy = interner_clone(in, a);
+    ck_assert_ptr_eq(interner_cstr(copy, "name5"), first[5]);
+    ck_assert_uint_eq(interner_count(copy), 1001);
+    interner_free(copy);
+    ck_assert_uint_eq(in->nslots, 0);
+    ck_assert_ptr_eq(interner_cstr(in, "name500"), first[500]);
+    ck_assert_uint_eq(in->nslots, 1351);
+    ck_assert_uint_eq(interner_count(in), 1001);
+    const char *added = interner_cstr(in, "name1000");
+    ck_assert_uint_eq(interner_count(in), 1002);
+    ck_assert_ptr_eq(interner_lookup(in, "name1000", 8), added);
+    for (int i = 0; i < 1000; i++) {
+        snprintf(name, sizeof name, "name%d", i);
+        ck_assert_ptr_eq(interner_lookup(in, name, strlen(name)), first[i]);
+    }
+    interner_drop_table(in);
+    interner_reserve(in, 5000);
+    ck_assert_ptr_eq(interner_lookup(in, "name1000", 8), added);
+    ck_assert_uint_eq(in->grow_at, 5142);
+    interner_free(in);
+    arena_free(a);
+}
+END_TEST
+
 static Suite *base_suite(void)
 {
     Suite *s = suite_create("base");
@@ -1341,6 +1390,7 @@ static Suite *base_suite(void)
     tcase_add_test(tc, interner_copies_each_length);
     tcase_add_test(tc, interner_prefix_walks_chunks);
     tcase_add_test(tc, interner_sized_to_count_no_wrap);
+    tcase_add_test(tc, interner_table_dropped);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -2242,8 +2242,10 @@ END_TEST
 
 /* note [scopes dropped before printing] in graph_walk.c: a partitioned
  * graph prints the same text without its scope table, which is freed
- * (node_scope NULL for every node, the graph's bytes 4 fewer an id);
- * a node put in a function's scope after makes the table again. */
+ * (node_scope NULL for every node, the graph's bytes 4 fewer an id), and
+ * without its interner's table, which the printing does not make again;
+ * a node put in a function's scope after makes the scope table again,
+ * an interning the interner's (the same copy). */
 START_TEST(test_scopes_dropped_before_printing)
 {
     graft_graph *g = main_with_nested_fn(true);
@@ -2260,6 +2262,9 @@ START_TEST(test_scopes_dropped_before_printing)
     graph_drop_scopes(g);
     ck_assert_ptr_null(g->side.scopes.fn_id);
     ck_assert_uint_eq(graph_bytes(g), bytes - ids * sizeof(uint32_t));
+    const char *negative = graph_intern(g, "negative");
+    graph_drop_name_table(g);
+    ck_assert_uint_eq(g->strings->nslots, 0);
     ck_assert_ptr_null(node_scope(g, neg));
     char *after = relay_print_string(g);
     ck_assert_str_eq(after, before);
@@ -2270,6 +2275,9 @@ START_TEST(test_scopes_dropped_before_printing)
                             "  %1 = %0(%x);\n"
                             "  nn.relu(%1)\n"
                             "}\n");
+    ck_assert_uint_eq(g->strings->nslots, 0); /* (the printer interned nothing) */
+    ck_assert_ptr_eq(graph_intern(g, "negative"), negative);
+    ck_assert_uint_ne(g->strings->nslots, 0);
     graph_set_scope(g, neg, nested);
     ck_assert_ptr_eq(node_scope(g, neg), nested);
     ck_assert_ptr_null(node_scope(g, relu));

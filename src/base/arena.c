@@ -202,6 +202,22 @@ bool interner_has_prefix(const Interner *interner, const char *prefix, size_t n)
     return false;
 }
 
+/* The string walked that is the n bytes at s (interner_lookup's, when
+ * the table is dropped: note [interner table dropped]). */
+static const char *walk_lookup(const Interner *in, const char *s, size_t n)
+{
+    for (size_t c = 0; c < in->chunks.len; c++) {
+        const char *end = chunk_end(in, c);
+        uint32_t len;
+        for (const char *at = in->chunks.items[c]; at < end; at += 4 + len + 1) {
+            len = interner_length(at + 4);
+            if (len == n && bytes_equal(at + 4, s, n))
+                return at + 4;
+        }
+    }
+    return NULL;
+}
+
 /* note [interner load]: a table holds its strings, at 8 bytes a slot,
  * through the passes and the printing, so it is sized to its count, not
  * to a power of two: a graph's loader reserves its names (note [names
@@ -268,15 +284,81 @@ static void table_make(Interner *in, size_t nslots)
     in->slots = xcalloc(in->end + 1, sizeof(InternerSlot));
 }
 
-/* Moves the strings into a table of at least nslots slots, doubled
- * until every string fits before the last. */
+/* A table of at least nslots slots for the strings of slots (its first
+ * n), doubled until every string fits before the last. */
+static void table_fill(Interner *in, size_t nslots, const InternerSlot *slots, size_t n)
+{
+    for (table_make(in, nslots); !file_all(in, slots, n); table_make(in, in->nslots * 2))
+        free(in->slots);
+}
+
+/* Moves the strings into a table of at least nslots slots. */
 static void rehash_to(Interner *in, size_t nslots)
 {
     InternerSlot *old = in->slots;
-    size_t n = in->end + 1;
-    for (table_make(in, nslots); !file_all(in, old, n); table_make(in, in->nslots * 2))
-        free(in->slots);
+    table_fill(in, nslots, old, in->end + 1);
     free(old);
+}
+
+/* The slots for count strings and the slack of note [interner load]. */
+static size_t slots_for(size_t count)
+{
+    count += count / 64 + 64;
+    return count / 4 * 5 + count % 4 * 5 / 4 + 1;
+}
+
+/* note [interner table dropped]: the interner's table serves interning
+ * and lookups, and a graph's printer does neither: it prints interned
+ * strings and reads their lengths, which lie with the strings.  So a run
+ * that prints Relay frees the table first (graph_drop_name_table, note
+ * [scopes dropped before printing] in src/ir/graph_walk.c): 516,664
+ * bytes of the workload's partition's peak, 5,086,976 at 100,000 copies.
+ * The interner without its table points at no_slots, one empty slot, and
+ * holds no string by its count (grow_at 0): an interning probes that
+ * slot, finds it empty and calls interner_add, whose table_full sends it
+ * to add_slow, which makes the table again from the strings, packed in
+ * their chunks (note [prefix walk]), and interns there; a lookup, which
+ * misses in that slot, walks the strings (it changes nothing).  Every
+ * answer is the one the table gave. */
+static InternerSlot no_slots[1];
+
+static bool table_dropped(const Interner *in)
+{
+    return in->slots == no_slots;
+}
+
+void interner_drop_table(Interner *interner)
+{
+    if (table_dropped(interner))
+        return;
+    free(interner->slots);
+    interner->slots = no_slots;
+    interner->nslots = interner->end = interner->grow_at = 0;
+}
+
+/* The slot of every string, walked from the chunks, count of them. */
+static InternerSlot *slots_walked(const Interner *in)
+{
+    InternerSlot *slots = xmalloc((in->count ? in->count : 1) * sizeof *slots);
+    size_t k = 0;
+    for (size_t c = 0; c < in->chunks.len; c++) {
+        const char *chunk = in->chunks.items[c], *end = chunk_end(in, c);
+        uint32_t len;
+        for (const char *at = chunk; at < end; at += 4 + len + 1) {
+            len = interner_length(at + 4);
+            uint32_t ref = (uint32_t)c << INTERNER_CHUNK_BITS | (uint32_t)(at + 4 - chunk);
+            slots[k++] = (InternerSlot){interner_hash(at + 4, len), ref};
+        }
+    }
+    return slots;
+}
+
+/* The table made again after interner_drop_table. */
+static void table_back(Interner *in)
+{
+    InternerSlot *slots = slots_walked(in);
+    table_fill(in, slots_for(in->count), slots, in->count);
+    free(slots);
 }
 
 /* The empty slot where a string of hash h goes (it is not in the table:
@@ -311,8 +393,11 @@ Interner *interner_clone(const Interner *from, Arena *arena)
     in->end = from->end;
     in->grow_at = from->grow_at;
     in->count = from->count;
-    in->slots = xmalloc((in->end + 1) * sizeof(InternerSlot));
-    memcpy(in->slots, from->slots, (in->end + 1) * sizeof(InternerSlot));
+    in->slots = no_slots; /* (from's dropped: note [interner table dropped]) */
+    if (!table_dropped(from)) {
+        in->slots = xmalloc((in->end + 1) * sizeof(InternerSlot));
+        memcpy(in->slots, from->slots, (in->end + 1) * sizeof(InternerSlot));
+    }
     vec_reserve(&in->chunks, from->chunks.len);
     vec_reserve(&in->ends, from->chunks.len);
     for (size_t i = 0; i < from->chunks.len; i++) {
@@ -326,7 +411,7 @@ void interner_free(Interner *interner)
 {
     if (!interner)
         return;
-    free(interner->slots);
+    interner_drop_table(interner);
     vec_free(&interner->chunks);
     vec_free(&interner->ends);
     free(interner);
@@ -405,6 +490,10 @@ static __attribute__((noinline)) const char *add_slow(Interner *in, const char *
 {
     if (n > UINT32_MAX - 8)
         out_of_memory();
+    if (table_dropped(in)) { /* (note [interner table dropped]) */
+        table_back(in);
+        return interner_intern_hashed(in, s, n, h);
+    }
     while (table_full(in, slot)) {
         rehash_to(in, in->nslots * 2);
         slot = empty_slot(in, h);
@@ -450,7 +539,8 @@ const char *interner_lookup(const Interner *interner, const char *s, size_t n)
         if (interner->slots[i].hash == h && interner_length(t) == n && bytes_equal(t, s, n))
             return t;
     }
-    return NULL;
+    /* (a dropped table's one slot is empty: note [interner table dropped]) */
+    return table_dropped(interner) ? walk_lookup(interner, s, n) : NULL;
 }
 
 size_t interner_count(const Interner *interner)
@@ -460,9 +550,8 @@ size_t interner_count(const Interner *interner)
 
 void interner_reserve(Interner *interner, size_t count)
 {
-    if (count <= interner->grow_at)
-        return;
-    count += count / 64 + 64; /* (note [interner load]) */
-    size_t nslots = count / 4 * 5 + count % 4 * 5 / 4 + 1;
-    rehash_to(interner, nslots);
+    if (table_dropped(interner))
+        table_back(interner);
+    if (count > interner->grow_at)
+        rehash_to(interner, slots_for(count));
 }

@@ -196,5 +196,8 @@ const char *interner_lookup(const Interner *interner, const char *s, size_t n);
 size_t interner_count(const Interner *interner);
 /* Room for count strings in all, so that adding them rehashes nothing. */
 void interner_reserve(Interner *interner, size_t count);
+/* The table freed, the strings kept: the next interning makes it again
+ * (note [interner table dropped] in arena.c). */
+void interner_drop_table(Interner *interner);
 
 #endif

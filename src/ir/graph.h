@@ -268,6 +268,9 @@ void graph_drop_positions(graft_graph *g);
  * all were @main's (for a graph only printed as Relay, then freed: note
  * [scopes dropped before printing] in graph_walk.c). */
 void graph_drop_scopes(graft_graph *g);
+/* The interner's table freed, its strings kept (note [interner table
+ * dropped] in arena.c): an interning after makes it again. */
+void graph_drop_name_table(graft_graph *g);
 /* Room for exactly more nodes than there are in the node table: a pass
  * that knows what it adds (note [node table] in graph.c). */
 void graph_fit_nodes(graft_graph *g, size_t more);

@@ -588,12 +588,18 @@ static void scope_body(graft_graph *g, graft_node *n, graft_node *const *params,
  * the body's operands, and numbers and names by id.  So a run that
  * prints Relay frees the table before (runner.c's write_model); the ONNX
  * writer asks each node's scope (a subgraph's nodes are not the main
- * graph's), and its runs keep it. */
+ * graph's), and its runs keep it.  The interner's table goes too (note
+ * [interner table dropped] in arena.c): the printer interns nothing. */
 void graph_drop_scopes(graft_graph *g)
 {
     free(g->side.scopes.fn_id);
     g->side.scopes.fn_id = NULL;
     g->side.scopes.cap = 0; /* (every id past it: @main's) */
+}
+
+void graph_drop_name_table(graft_graph *g)
+{
+    interner_drop_table(g->strings);
 }
 
 graft_node *graph_add_func(graft_graph *g, graft_node *const *params, int nparams, graft_node *body,

@@ -185,6 +185,7 @@ static bool write_model(graft_graph *g, const RunOptions *o, graft_diag *d)
     }
     if (!o->write) {
         graph_drop_scopes(g); /* note [scopes dropped before printing] */
+        graph_drop_name_table(g);
         relay_print(g, outfile_stream(of));
     }
     return outfile_commit(of, d);
