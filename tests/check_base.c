@@ -1103,8 +1103,10 @@ START_TEST(cache_pair_keeps_last_two)
 END_TEST
 
 /* note [interner load]: the table doubles past four fifths full: 204
- * strings in 256 slots, the 205th in 512; a reservation sizes it the
- * same, and every string is found after each growth. */
+ * strings in 256 slots, the 205th in 512; a reservation of 409 strings
+ * leaves it so, one of 410 sizes it to the count and its slack (480 =
+ * 410 + 410 / 64 + 64 strings: 601 slots), and every string is found
+ * after each growth. */
 START_TEST(interner_load_four_fifths)
 {
     Arena *a = arena_new();
@@ -1121,7 +1123,8 @@ START_TEST(interner_load_four_fifths)
     interner_reserve(in, 409);
     ck_assert_uint_eq(in->nslots, 512);
     interner_reserve(in, 410);
-    ck_assert_uint_eq(in->nslots, 1024);
+    ck_assert_uint_eq(in->nslots, 601);
+    ck_assert_uint_eq(in->grow_at, 480);
     for (int i = 0; i < 204; i++) {
         snprintf(name, sizeof name, "v%d", i);
         ck_assert_ptr_nonnull(interner_lookup(in, name, strlen(name)));
@@ -1231,6 +1234,106 @@ START_TEST(interner_prefix_walks_chunks)
 }
 END_TEST
 
+/* note [interner load]: no wrap.  Strings whose first slot is the last
+ * of a 256-slot table run into its tail of 33, whose last slot stays
+ * empty: 33 of them fill slots 255 to 287 and the table keeps its size,
+ * the 34th would take slot 288 and doubles it instead, and every string
+ * is found before and after.  A reservation of 50,001 strings (the
+ * workload's Relay parameters and an op) sizes the table to 63,558
+ * slots, not 65,536, and 50,010 strings fit without a growth. */
+START_TEST(interner_sized_to_count_no_wrap)
+{
+    Arena *a = arena_new();
+    Interner *in = interner_new(a);
+    char names[34][16];
+    int found = 0;
+    for (int i = 0; found < 34; i++) {
+        snprintf(names[found], sizeof names[found], "k%d", i);
+        size_t n = strlen(names[found]);
+        if (interner_home(in, interner_hash(names[found], n)) == 255)
+            found++;
+    }
+    const char *first[34];
+    for (int i = 0; i < 33; i++)
+        first[i] = interner_cstr(in, names[i]);
+    ck_assert_uint_eq(in->nslots, 256);
+    ck_assert_uint_eq(in->end, 288);
+    ck_assert_uint_ne(in->slots[287].ref, 0);
+    ck_assert_uint_eq(in->slots[288].ref, 0);
+    first[33] = interner_cstr(in, names[33]);
+    ck_assert_uint_eq(in->nslots, 512);
+    ck_assert_uint_eq(in->end, 576);
+    for (int i = 0; i < 34; i++)
+        ck_assert_ptr_eq(interner_lookup(in, names[i], strlen(names[i])), first[i]);
+    ck_assert_uint_eq(interner_count(in), 34);
+    interner_free(in);
+    in = interner_new(a);
+    interner_reserve(in, 50001);
+    ck_assert_uint_eq(in->nslots, 63558);
+    ck_assert_uint_eq(in->grow_at, 50846);
+    char name[16];
+    for (int i = 0; i < 50010; i++) {
+        snprintf(name, sizeof name, "p%d", i);
+        interner_cstr(in, name);
+    }
+    ck_assert_uint_eq(in->nslots, 63558);
+    ck_assert_uint_eq(interner_count(in), 50010);
+    ck_assert_ptr_nonnull(interner_lookup(in, "p50009", 6));
+    ck_assert_ptr_null(interner_lookup(in, "p50010", 6));
+    interner_free(in);
+    arena_free(a);
+}
+END_TEST
+
+/* note [interner table dropped]: without its table an interner keeps
+ * its strings and their lengths, finds each by a walk and misses an
+ * absent one; a clone made then shares them; interning a string it has
+ * returns the same copy and makes the table again, sized to the count
+ * (1,000 names and the slack: 1,351 slots), and a new string is added. */
+START_TEST(interner_table_dropped)
+{
+    Arena *a = arena_new();
+    Interner *in = interner_new(a);
+    const char *first[1000];
+    char name[16];
+    for (int i = 0; i < 1000; i++) {
+        snprintf(name, sizeof name, "name%d", i);
+        first[i] = interner_cstr(in, name);
+    }
+    const char *long_text = interner_intern(in, (const char[20000]){'x'}, 20000);
+    interner_drop_table(in);
+    ck_assert_uint_eq(in->nslots, 0);
+    ck_assert_uint_eq(interner_count(in), 1001);
+    ck_assert_str_eq(first[7], "name7");
+    ck_assert_uint_eq(interner_length(first[999]), 7);
+    ck_assert_ptr_eq(interner_lookup(in, "name999", 7), first[999]);
+    ck_assert_ptr_eq(interner_lookup(in, (const char[20000]){'x'}, 20000), long_text);
+    ck_assert_ptr_null(interner_lookup(in, "name1000", 8));
+    ck_assert(interner_has_prefix(in, "name99", 6));
+    Interner *copy = interner_clone(in, a);
+    ck_assert_ptr_eq(interner_cstr(copy, "name5"), first[5]);
+    ck_assert_uint_eq(interner_count(copy), 1001);
+    interner_free(copy);
+    ck_assert_uint_eq(in->nslots, 0);
+    ck_assert_ptr_eq(interner_cstr(in, "name500"), first[500]);
+    ck_assert_uint_eq(in->nslots, 1351);
+    ck_assert_uint_eq(interner_count(in), 1001);
+    const char *added = interner_cstr(in, "name1000");
+    ck_assert_uint_eq(interner_count(in), 1002);
+    ck_assert_ptr_eq(interner_lookup(in, "name1000", 8), added);
+    for (int i = 0; i < 1000; i++) {
+        snprintf(name, sizeof name, "name%d", i);
+        ck_assert_ptr_eq(interner_lookup(in, name, strlen(name)), first[i]);
+    }
+    interner_drop_table(in);
+    interner_reserve(in, 5000);
+    ck_assert_ptr_eq(interner_lookup(in, "name1000", 8), added);
+    ck_assert_uint_eq(in->grow_at, 5142);
+    interner_free(in);
+    arena_free(a);
+}
+END_TEST
+
 static Suite *base_suite(void)
 {
     Suite *s = suite_create("base");
@@ -1286,6 +1389,8 @@ static Suite *base_suite(void)
     tcase_add_test(tc, strndup_counted_keeps_length);
     tcase_add_test(tc, interner_copies_each_length);
     tcase_add_test(tc, interner_prefix_walks_chunks);
+    tcase_add_test(tc, interner_sized_to_count_no_wrap);
+    tcase_add_test(tc, interner_table_dropped);
     suite_add_tcase(s, tc);
     return s;
 }

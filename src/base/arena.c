@@ -202,12 +202,186 @@ bool interner_has_prefix(const Interner *interner, const char *prefix, size_t n)
     return false;
 }
 
+/* The string walked that is the n bytes at s (interner_lookup's, when
+ * the table is dropped: note [interner table dropped]). */
+static const char *walk_lookup(const Interner *in, const char *s, size_t n)
+{
+    for (size_t c = 0; c < in->chunks.len; c++) {
+        const char *end = chunk_end(in, c);
+        uint32_t len;
+        for (const char *at = in->chunks.items[c]; at < end; at += 4 + len + 1) {
+            len = interner_length(at + 4);
+            if (len == n && bytes_equal(at + 4, s, n))
+                return at + 4;
+        }
+    }
+    return NULL;
+}
+
+/* note [interner load]: a table holds its strings, at 8 bytes a slot,
+ * through the passes and the printing, so it is sized to its count, not
+ * to a power of two: a graph's loader reserves its names (note [names
+ * reserved by count] in src/relay/relay_load_params.c), 500,010 at
+ * 100,000 copies of bench/graft-bench sidebyside, which a power of two
+ * held in 1,048,576 slots, 48% full (8 MB, 14 bytes an op node of the
+ * partition's peak), and 636,000 hold now.  A string's first slot is its
+ * hash scaled to the table's nslots (interner_home, a multiply and a
+ * shift, where a mask was an and), and its probe goes up from there with
+ * no wrap (an add, where it was an add and an and): past the nslots a
+ * tail, which no hash picks first, takes the probes that run off their
+ * end, and its last slot stays empty, so that every probe ends.  A
+ * string that would fill it grows the table instead (at four fifths
+ * full, the run of filled slots from a home slot exceeds k with a
+ * chance of about e^(-k/43): a tail of 1,024 is never reached in
+ * practice, while a small table's, an eighth of it, now and then is,
+ * and growing it early costs little).  The table grows past four fifths
+ * full, not three quarters (the partition's interning read 1.0 M
+ * instructions more for probes, and saved the table's growth, 3.4 M:
+ * bench/RESULTS.md, "Session 26: the dead nodes' blocks and the positions
+ * freed before printing"), and grows by doubling; a reservation that
+ * grows it adds a sixty-fourth and 64 for the few names interned after
+ * it (an op's name, a rule's), and one the table holds already changes
+ * nothing (the partition's, for names it may not intern: note [names
+ * made new] in src/ir/graph_new_names.c). */
+
+/* The largest count a table of nslots holds, four fifths of it. */
+static size_t load_limit(size_t nslots)
+{
+    return nslots / 5 * 4 + nslots % 5 * 4 / 5;
+}
+
+/* The slots past nslots a probe may run into, the last one kept empty. */
+static size_t tail_slots(size_t nslots)
+{
+    return (nslots / 8 < 1024 ? nslots / 8 : 1024) + 1;
+}
+
+/* Files the strings of slots (its first n) in the table, all distinct:
+ * each goes to the first empty slot from its home; false if one would
+ * take the last slot. */
+static bool file_all(Interner *in, const InternerSlot *slots, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        InternerSlot old = slots[i];
+        if (!old.ref)
+            continue;
+        size_t at = interner_home(in, old.hash);
+        while (in->slots[at].ref)
+            at++;
+        if (at == in->end)
+            return false;
+        in->slots[at] = old;
+    }
+    return true;
+}
+
+/* An empty table of nslots slots and its tail. */
+static void table_make(Interner *in, size_t nslots)
+{
+    in->nslots = nslots;
+    in->end = nslots + tail_slots(nslots) - 1;
+    in->grow_at = load_limit(nslots);
+    in->slots = xcalloc(in->end + 1, sizeof(InternerSlot));
+}
+
+/* A table of at least nslots slots for the strings of slots (its first
+ * n), doubled until every string fits before the last. */
+static void table_fill(Interner *in, size_t nslots, const InternerSlot *slots, size_t n)
+{
+    for (table_make(in, nslots); !file_all(in, slots, n); table_make(in, in->nslots * 2))
+        free(in->slots);
+}
+
+/* Moves the strings into a table of at least nslots slots. */
+static void rehash_to(Interner *in, size_t nslots)
+{
+    InternerSlot *old = in->slots;
+    table_fill(in, nslots, old, in->end + 1);
+    free(old);
+}
+
+/* The slots for count strings and the slack of note [interner load]. */
+static size_t slots_for(size_t count)
+{
+    count += count / 64 + 64;
+    return count / 4 * 5 + count % 4 * 5 / 4 + 1;
+}
+
+/* note [interner table dropped]: the interner's table serves interning
+ * and lookups, and a graph's printer does neither: it prints interned
+ * strings and reads their lengths, which lie with the strings.  So a run
+ * that prints Relay frees the table first (graph_drop_name_table, note
+ * [scopes dropped before printing] in src/ir/graph_walk.c): 516,664
+ * bytes of the workload's partition's peak, 5,086,976 at 100,000 copies.
+ * The interner without its table points at no_slots, one empty slot, and
+ * holds no string by its count (grow_at 0): an interning probes that
+ * slot, finds it empty and calls interner_add, whose table_full sends it
+ * to add_slow, which makes the table again from the strings, packed in
+ * their chunks (note [prefix walk]), and interns there; a lookup, which
+ * misses in that slot, walks the strings (it changes nothing).  Every
+ * answer is the one the table gave. */
+static InternerSlot no_slots[1];
+
+static bool table_dropped(const Interner *in)
+{
+    return in->slots == no_slots;
+}
+
+void interner_drop_table(Interner *interner)
+{
+    if (table_dropped(interner))
+        return;
+    free(interner->slots);
+    interner->slots = no_slots;
+    interner->nslots = interner->end = interner->grow_at = 0;
+}
+
+/* The slot of every string, walked from the chunks, count of them. */
+static InternerSlot *slots_walked(const Interner *in)
+{
+    InternerSlot *slots = xmalloc((in->count ? in->count : 1) * sizeof *slots);
+    size_t k = 0;
+    for (size_t c = 0; c < in->chunks.len; c++) {
+        const char *chunk = in->chunks.items[c], *end = chunk_end(in, c);
+        uint32_t len;
+        for (const char *at = chunk; at < end; at += 4 + len + 1) {
+            len = interner_length(at + 4);
+            uint32_t ref = (uint32_t)c << INTERNER_CHUNK_BITS | (uint32_t)(at + 4 - chunk);
+            slots[k++] = (InternerSlot){interner_hash(at + 4, len), ref};
+        }
+    }
+    return slots;
+}
+
+/* The table made again after interner_drop_table. */
+static void table_back(Interner *in)
+{
+    InternerSlot *slots = slots_walked(in);
+    table_fill(in, slots_for(in->count), slots, in->count);
+    free(slots);
+}
+
+/* The empty slot where a string of hash h goes (it is not in the table:
+ * the table has just grown), the last one if the probe runs there. */
+static size_t empty_slot(const Interner *in, uint32_t h)
+{
+    size_t i = interner_home(in, h);
+    while (in->slots[i].ref)
+        i++;
+    return i;
+}
+
+/* Whether filing one more string in slot needs a larger table. */
+static bool table_full(const Interner *in, size_t slot)
+{
+    return in->count >= in->grow_at || slot == in->end;
+}
+
 Interner *interner_new(Arena *arena)
 {
     Interner *in = xcalloc(1, sizeof(Interner));
     in->arena = arena;
-    in->nslots = 256;
-    in->slots = xcalloc(in->nslots, sizeof(InternerSlot));
+    table_make(in, 256);
     return in;
 }
 
@@ -216,9 +390,14 @@ Interner *interner_clone(const Interner *from, Arena *arena)
     Interner *in = xcalloc(1, sizeof(Interner));
     in->arena = arena;
     in->nslots = from->nslots;
+    in->end = from->end;
+    in->grow_at = from->grow_at;
     in->count = from->count;
-    in->slots = xmalloc(in->nslots * sizeof(InternerSlot));
-    memcpy(in->slots, from->slots, in->nslots * sizeof(InternerSlot));
+    in->slots = no_slots; /* (from's dropped: note [interner table dropped]) */
+    if (!table_dropped(from)) {
+        in->slots = xmalloc((in->end + 1) * sizeof(InternerSlot));
+        memcpy(in->slots, from->slots, (in->end + 1) * sizeof(InternerSlot));
+    }
     vec_reserve(&in->chunks, from->chunks.len);
     vec_reserve(&in->ends, from->chunks.len);
     for (size_t i = 0; i < from->chunks.len; i++) {
@@ -232,57 +411,10 @@ void interner_free(Interner *interner)
 {
     if (!interner)
         return;
-    free(interner->slots);
+    interner_drop_table(interner);
     vec_free(&interner->chunks);
     vec_free(&interner->ends);
     free(interner);
-}
-
-/* note [interner load]: the table doubles past four fifths full, not
- * three quarters: a table holds its strings, at 8 bytes a slot, through
- * the passes, and the partition's reservation for its function
- * parameters' names (partition_name.c), 100,010 strings on the
- * workload's model, took 262,144 slots (2 MB, a sixteenth of its peak)
- * where 131,072 now do.  A probe at that load reads more slots, each a
- * compare of the hash (the string is read on a hash match only): the
- * partition's interning read 1.0 M instructions more, about 20 a new
- * name, and saved the table's growth, 3.4 M (bench/RESULTS.md,
- * "Session 26: the dead nodes' blocks and the positions freed before
- * printing"). */
-static bool over_load(size_t count, size_t nslots)
-{
-    return count * 5 > nslots * 4;
-}
-
-/* Moves the strings into a table of nslots slots (all distinct: each
- * goes to the first empty slot from its hash). */
-static void rehash_to(Interner *in, size_t nslots)
-{
-    InternerSlot *slots = xcalloc(nslots, sizeof(InternerSlot));
-    size_t mask = nslots - 1;
-    for (size_t i = 0; i < in->nslots; i++) {
-        InternerSlot old = in->slots[i];
-        if (!old.ref)
-            continue;
-        size_t at = (size_t)old.hash & mask;
-        while (slots[at].ref)
-            at = (at + 1) & mask;
-        slots[at] = old;
-    }
-    free(in->slots);
-    in->slots = slots;
-    in->nslots = nslots;
-}
-
-/* The empty slot where a string of hash h goes (it is not in the table:
- * the table has just grown). */
-static size_t empty_slot(const Interner *in, uint32_t h)
-{
-    size_t mask = in->nslots - 1;
-    size_t i = (size_t)h & mask;
-    while (in->slots[i].ref)
-        i = (i + 1) & mask;
-    return i;
 }
 
 /* A chunk of size bytes from the arena, the interner's next by index
@@ -358,7 +490,11 @@ static __attribute__((noinline)) const char *add_slow(Interner *in, const char *
 {
     if (n > UINT32_MAX - 8)
         out_of_memory();
-    if (over_load(in->count + 1, in->nslots)) {
+    if (table_dropped(in)) { /* (note [interner table dropped]) */
+        table_back(in);
+        return interner_intern_hashed(in, s, n, h);
+    }
+    while (table_full(in, slot)) {
         rehash_to(in, in->nslots * 2);
         slot = empty_slot(in, h);
     }
@@ -383,8 +519,7 @@ static __attribute__((noinline)) const char *add_slow(Interner *in, const char *
  * is add_slow's, a call of its own (42 a name now). */
 const char *interner_add(Interner *interner, const char *s, size_t n, uint32_t h, size_t slot)
 {
-    if (long_string(n) || n + 5 > interner->room ||
-        over_load(interner->count + 1, interner->nslots))
+    if (long_string(n) || n + 5 > interner->room || table_full(interner, slot))
         return add_slow(interner, s, n, h, slot);
     return put(interner, s, n, h, slot);
 }
@@ -399,13 +534,13 @@ const char *interner_lookup(const Interner *interner, const char *s, size_t n)
     if (n > UINT32_MAX)
         return NULL;
     uint32_t h = interner_hash(s, n);
-    size_t mask = interner->nslots - 1;
-    for (size_t i = h & mask; interner->slots[i].ref; i = (i + 1) & mask) {
+    for (size_t i = interner_home(interner, h); interner->slots[i].ref; i++) {
         const char *t = interner_string(interner, interner->slots[i].ref);
         if (interner->slots[i].hash == h && interner_length(t) == n && bytes_equal(t, s, n))
             return t;
     }
-    return NULL;
+    /* (a dropped table's one slot is empty: note [interner table dropped]) */
+    return table_dropped(interner) ? walk_lookup(interner, s, n) : NULL;
 }
 
 size_t interner_count(const Interner *interner)
@@ -415,9 +550,8 @@ size_t interner_count(const Interner *interner)
 
 void interner_reserve(Interner *interner, size_t count)
 {
-    size_t nslots = interner->nslots;
-    while (over_load(count, nslots))
-        nslots *= 2;
-    if (nslots > interner->nslots)
-        rehash_to(interner, nslots);
+    if (table_dropped(interner))
+        table_back(interner);
+    if (count > interner->grow_at)
+        rehash_to(interner, slots_for(count));
 }

@@ -88,8 +88,10 @@ typedef struct InternerSlot {
 
 typedef struct Interner {
     Arena *arena;         /* owns the chunks of strings */
-    InternerSlot *slots;  /* open addressing, power-of-two size */
-    size_t nslots;
+    InternerSlot *slots;  /* open addressing, no wrap (note [interner load]) */
+    size_t nslots;        /* the slots a hash picks its first from, */
+    size_t end;           /* then a tail up to this one, always empty */
+    size_t grow_at;       /* the count that makes the table grow */
     size_t count;
     VEC(char *) chunks;   /* the strings' chunks, by index (a clone's
                              first ones are those it was cloned from) */
@@ -144,14 +146,21 @@ static inline uint32_t interner_hash(const char *s, size_t n)
  * slot is the empty one its probe ended at. */
 const char *interner_add(Interner *interner, const char *s, size_t n, uint32_t h, size_t slot);
 
+/* The slot a string of hash h is looked for from: h scaled to the
+ * table's first nslots by a multiply and a shift (note [interner load]
+ * in arena.c). */
+static inline size_t interner_home(const Interner *interner, uint32_t h)
+{
+    return (size_t)(((uint64_t)h * interner->nslots) >> 32);
+}
+
 /* interner_intern of the n bytes at s, whose interner_hash is h: the
  * probe from h to their copy, or to the empty slot where interner_add
  * puts one. */
 static inline const char *interner_intern_hashed(Interner *interner, const char *s, size_t n,
                                                  uint32_t h)
 {
-    size_t mask = interner->nslots - 1;
-    for (size_t i = h & mask;; i = (i + 1) & mask) {
+    for (size_t i = interner_home(interner, h);; i++) {
         InternerSlot slot = interner->slots[i];
         if (!slot.ref)
             return interner_add(interner, s, n, h, i);
@@ -187,5 +196,8 @@ const char *interner_lookup(const Interner *interner, const char *s, size_t n);
 size_t interner_count(const Interner *interner);
 /* Room for count strings in all, so that adding them rehashes nothing. */
 void interner_reserve(Interner *interner, size_t count);
+/* The table freed, the strings kept: the next interning makes it again
+ * (note [interner table dropped] in arena.c). */
+void interner_drop_table(Interner *interner);
 
 #endif

@@ -16,8 +16,10 @@
  * variable's name is its own, a table of ids in memory it borrows
  * (note [distinct names] in relay_names.c); and an ONNX model's values
  * by their names' addresses, not mixed first (note [values by address]
- * in src/onnx/onnx_graph.h) (exceptions: 5 files, counted by
- * tests/one_notes.sh).
+ * in src/onnx/onnx_graph.h) (exceptions: 3 files, counted by
+ * tests/one_notes.sh, which finds a probe that wraps with a mask; the
+ * interner's, a table sized to its count, does not wrap: note [interner
+ * load] in arena.c).
  */
 #ifndef GRAFT_KEYMAP_H
 #define GRAFT_KEYMAP_H

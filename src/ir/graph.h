@@ -264,6 +264,13 @@ size_t graph_release_dead(graft_graph *g);
 /* The positions freed: node_line and node_col are 0 for every node after
  * (for a step that reports none, as writing the output). */
 void graph_drop_positions(graft_graph *g);
+/* The scope table freed: node_scope is NULL for every node after, as if
+ * all were @main's (for a graph only printed as Relay, then freed: note
+ * [scopes dropped before printing] in graph_walk.c). */
+void graph_drop_scopes(graft_graph *g);
+/* The interner's table freed, its strings kept (note [interner table
+ * dropped] in arena.c): an interning after makes it again. */
+void graph_drop_name_table(graft_graph *g);
 /* Room for exactly more nodes than there are in the node table: a pass
  * that knows what it adds (note [node table] in graph.c). */
 void graph_fit_nodes(graft_graph *g, size_t more);

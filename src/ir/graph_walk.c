@@ -579,6 +579,29 @@ static void scope_body(graft_graph *g, graft_node *n, graft_node *const *params,
         adopt_body(fn_id, n, min_id);
 }
 
+/* note [scopes dropped before printing]: the scope table is 4 bytes a
+ * node id, made by the first function put in the graph (note [scope
+ * table] in graph_node.h): a partition's output holds it while it is
+ * printed, 760,008 bytes of the workload's Relay partition's peak at
+ * 10,000 copies (13 an op node).  The Relay printer reads no node's
+ * scope: it prints a function's body from the function's node, through
+ * the body's operands, and numbers and names by id.  So a run that
+ * prints Relay frees the table before (runner.c's write_model); the ONNX
+ * writer asks each node's scope (a subgraph's nodes are not the main
+ * graph's), and its runs keep it.  The interner's table goes too (note
+ * [interner table dropped] in arena.c): the printer interns nothing. */
+void graph_drop_scopes(graft_graph *g)
+{
+    free(g->side.scopes.fn_id);
+    g->side.scopes.fn_id = NULL;
+    g->side.scopes.cap = 0; /* (every id past it: @main's) */
+}
+
+void graph_drop_name_table(graft_graph *g)
+{
+    interner_drop_table(g->strings);
+}
+
 graft_node *graph_add_func(graft_graph *g, graft_node *const *params, int nparams, graft_node *body,
                      const graft_attr *attrs, int nattrs)
 {

@@ -174,7 +174,7 @@ int runner_parse_option(const char *prog, int argc, char **argv, int *i, RunOpti
     return -1;
 }
 
-static bool write_model(const graft_graph *g, const RunOptions *o, graft_diag *d)
+static bool write_model(graft_graph *g, const RunOptions *o, graft_diag *d)
 {
     OutFile *of = outfile_open(o->out, d);
     if (!of)
@@ -183,8 +183,11 @@ static bool write_model(const graft_graph *g, const RunOptions *o, graft_diag *d
         outfile_abort(of);
         return false;
     }
-    if (!o->write)
+    if (!o->write) {
+        graph_drop_scopes(g); /* note [scopes dropped before printing] */
+        graph_drop_name_table(g);
         relay_print(g, outfile_stream(of));
+    }
     return outfile_commit(of, d);
 }
 
