@@ -2388,6 +2388,75 @@ START_TEST(test_scopes_dropped_before_printing)
 }
 END_TEST
 
+/* g's marks by graph_reached_by_ids_how are graph_reached's
+ * (assert_reached), made the way want says. */
+static void assert_reached_way(const graft_graph *g, ReachedBy want, const char *what)
+{
+    uint8_t *reached = calloc(graph_node_count(g) + 1, 1);
+    ReachedBy got = graph_reached_by_ids_how(g, reached);
+    ck_assert_msg(got == want, "%s: reached by way %d, want %d", what, (int)got, (int)want);
+    free(reached);
+    if (want != REACHED_NOT)
+        assert_reached(g);
+}
+
+/* Which way graph_reached_by_ids took (note [reached by users] in
+ * src/ir/graph_walk.c): the users' for a graph the builder made in
+ * order, with an unused parameter or none, or with the output a
+ * parameter; the sweep's once a binding is unused (garbage), an operand
+ * moved, a function is live or a global function is a root; neither for
+ * a callee made after its call.  The marks are the same both ways, so
+ * only the way tells a shortcut given up where it need not be. */
+START_TEST(test_reached_by_users_counted)
+{
+    graft_graph *g = graph_new();
+    graft_node *a = graph_add_param(g, "a", NULL);
+    graft_node *b = graph_add_call(g, "f", &a, 1, NULL, 0);
+    graft_node *c = graph_add_call(g, "g", &b, 1, NULL, 0);
+    graph_set_output(g, c);
+    assert_reached_way(g, REACHED_BY_USERS, "every node used");
+    graph_add_param(g, "u", NULL);
+    assert_reached_way(g, REACHED_BY_USERS, "an unused parameter");
+    graph_set_arg(g, c, 0, b); /* the same operand: nothing moved */
+    assert_reached_way(g, REACHED_BY_USERS, "an operand set to itself");
+    graph_add_call(g, "h", &a, 1, NULL, 0);
+    assert_reached_way(g, REACHED_BY_SWEEP, "an unused binding");
+    graph_free(g);
+    g = graph_new();
+    a = graph_add_param(g, "a", NULL);
+    b = graph_add_call(g, "f", &a, 1, NULL, 0);
+    c = graph_add_call(g, "g", &b, 1, NULL, 0);
+    graph_set_output(g, c);
+    graph_set_arg(g, c, 0, a);
+    assert_reached_way(g, REACHED_BY_SWEEP, "an operand moved");
+    graph_free(g);
+    g = graph_new();
+    graph_set_output(g, graph_add_param(g, "x", NULL));
+    graph_add_param(g, "y", NULL);
+    assert_reached_way(g, REACHED_BY_USERS, "the output a parameter");
+    graph_free(g);
+    g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node *p = graph_add_fn_param(g, "p", NULL);
+    graft_node *fn = graph_add_func(g, &p, 1, graph_add_call(g, "negative", &p, 1, NULL, 0),
+                                    NULL, 0);
+    graft_node *call = graph_add_fn_call(g, fn, &x, 1);
+    graph_set_output(g, call);
+    assert_reached_way(g, REACHED_BY_SWEEP, "a live function");
+    graft_node *q = graph_add_fn_param(g, "q", NULL);
+    graph_set_arg(g, call, USE_CALLEE, graph_add_func(g, &q, 1, q, NULL, 0));
+    assert_reached_way(g, REACHED_NOT, "the callee after the call");
+    graph_free(g);
+    g = graph_new();
+    x = graph_add_param(g, "x", NULL);
+    graph_set_output(g, graph_add_call(g, "negative", &x, 1, NULL, 0));
+    p = graph_add_fn_param(g, "p", NULL);
+    ck_assert(graph_add_global(g, "f", graph_add_func(g, &p, 1, p, NULL, 0)));
+    assert_reached_way(g, REACHED_BY_SWEEP, "a global function");
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -2452,6 +2521,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_reached_by_users);
     tcase_add_test(tc, test_params_array);
     tcase_add_test(tc, test_tables_at_once);
+    tcase_add_test(tc, test_reached_by_users_counted);
     suite_add_tcase(s, tc);
     tc = tcase_create("memory");
     tcase_add_test(tc, test_release_dead_blocks);

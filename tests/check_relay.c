@@ -2350,13 +2350,14 @@ static void assert_counts(const RelayLoadCounts *got, const RelayLoadCounts *wan
                       got->lines_by_tokens == want->lines_by_tokens &&
                       got->params_guessed == want->params_guessed &&
                       got->params_by_name == want->params_by_name &&
-                      got->tokens_only == want->tokens_only,
-                  "%s: by hand %zu, by tokens %zu, guessed %zu, by name %zu, tokens only %d; "
-                  "want %zu, %zu, %zu, %zu, %d",
+                      got->tokens_only == want->tokens_only &&
+                      got->temps_hinted == want->temps_hinted,
+                  "%s: by hand %zu, by tokens %zu, guessed %zu, by name %zu, tokens only %d, "
+                  "temps hinted %zu; want %zu, %zu, %zu, %zu, %d, %zu",
                   what, got->lines_by_hand, got->lines_by_tokens, got->params_guessed,
-                  got->params_by_name, got->tokens_only, want->lines_by_hand,
-                  want->lines_by_tokens, want->params_guessed, want->params_by_name,
-                  want->tokens_only);
+                  got->params_by_name, got->tokens_only, got->temps_hinted,
+                  want->lines_by_hand, want->lines_by_tokens, want->params_guessed,
+                  want->params_by_name, want->tokens_only, want->temps_hinted);
 }
 
 /* copies batch norms side by side, as `graft-bench sidebyside` writes
@@ -2397,7 +2398,7 @@ START_TEST(test_workload_lines_by_hand)
     char *text = side_by_side(COPIES);
     RelayLoadCounts counts;
     load_counts(text, NULL, &counts);
-    RelayLoadCounts want = {6 * COPIES - 1, 1, 5 * COPIES, 0, false};
+    RelayLoadCounts want = {6 * COPIES - 1, 1, 5 * COPIES, 0, false, 6 * COPIES};
     assert_counts(&counts, &want, "side by side");
     free(text);
 }
@@ -2470,31 +2471,33 @@ END_TEST
  * reverse), encoder's input (its second use, a residual), vit_b_16's
  * first convolution's weight and class token (listed in the other
  * order), and in a simplified model most: its body folds the batch
- * norms' parameters, listed after the convolutions' weights, first. */
+ * norms' parameters, listed after the convolutions' weights, first.  The
+ * temps' hint is each model's lines, by hand and by tokens: TVM numbers
+ * its one def's temps from 0, and its result is the last. */
 static const struct {
     const char *name;
     RelayLoadCounts want;
 } corpus_counts[] = {
-    {"convnext_tiny", {584, 1, 164, 19, false}},
-    {"convnext_tiny.simplified", {745, 1, 164, 19, false}},
-    {"densenet121", {552, 63, 607, 0, false}},
-    {"densenet121.simplified", {1641, 63, 63, 544, false}},
-    {"efficientnet_b0", {387, 1, 312, 0, false}},
-    {"efficientnet_b0.simplified", {826, 1, 82, 230, false}},
-    {"encoder", {302, 1, 49, 1, false}},
-    {"encoder.simplified", {334, 1, 49, 1, false}},
-    {"mobilenet_v2", {223, 1, 263, 0, false}},
-    {"mobilenet_v2.simplified", {689, 1, 19, 244, false}},
-    {"resnet18", {89, 1, 103, 0, false}},
-    {"resnet18.simplified", {269, 1, 2, 101, false}},
-    {"resnet50", {228, 1, 268, 0, false}},
-    {"resnet50.simplified", {705, 1, 2, 266, false}},
-    {"squeezenet1_0", {92, 9, 53, 0, false}},
-    {"squeezenet1_0.simplified", {90, 9, 53, 0, false}},
-    {"vgg11", {42, 1, 23, 0, false}},
-    {"vgg11.simplified", {38, 1, 23, 0, false}},
-    {"vit_b_16", {923, 2, 151, 2, false}},
-    {"vit_b_16.simplified", {1024, 2, 151, 2, false}},
+    {"convnext_tiny", {584, 1, 164, 19, false, 585}},
+    {"convnext_tiny.simplified", {745, 1, 164, 19, false, 746}},
+    {"densenet121", {552, 63, 607, 0, false, 615}},
+    {"densenet121.simplified", {1641, 63, 63, 544, false, 1704}},
+    {"efficientnet_b0", {387, 1, 312, 0, false, 388}},
+    {"efficientnet_b0.simplified", {826, 1, 82, 230, false, 827}},
+    {"encoder", {302, 1, 49, 1, false, 303}},
+    {"encoder.simplified", {334, 1, 49, 1, false, 335}},
+    {"mobilenet_v2", {223, 1, 263, 0, false, 224}},
+    {"mobilenet_v2.simplified", {689, 1, 19, 244, false, 690}},
+    {"resnet18", {89, 1, 103, 0, false, 90}},
+    {"resnet18.simplified", {269, 1, 2, 101, false, 270}},
+    {"resnet50", {228, 1, 268, 0, false, 229}},
+    {"resnet50.simplified", {705, 1, 2, 266, false, 706}},
+    {"squeezenet1_0", {92, 9, 53, 0, false, 101}},
+    {"squeezenet1_0.simplified", {90, 9, 53, 0, false, 99}},
+    {"vgg11", {42, 1, 23, 0, false, 43}},
+    {"vgg11.simplified", {38, 1, 23, 0, false, 39}},
+    {"vit_b_16", {923, 2, 151, 2, false, 925}},
+    {"vit_b_16.simplified", {1024, 2, 151, 2, false, 1026}},
 };
 
 START_TEST(test_corpus_lines_counted)
@@ -2575,7 +2578,7 @@ START_TEST(test_tokens_only_counted)
     char *text = side_by_side(3);
     graft_limits shallow = limit_defaults;
     shallow.model_depth = 100;
-    RelayLoadCounts counts, want = {0, 18, 0, 0, true};
+    RelayLoadCounts counts, want = {0, 18, 0, 0, true, 18};
     load_counts(text, &shallow, &counts);
     assert_counts(&counts, &want, "model-depth 100");
     free(text);
@@ -2588,7 +2591,7 @@ START_TEST(test_tokens_only_counted)
     for (int i = 0; i < DEPTH; i++)
         strbuf_putc(&deep, ')');
     strbuf_puts(&deep, "\n}\n");
-    want = (RelayLoadCounts){0, 1, 0, 0, true};
+    want = (RelayLoadCounts){0, 1, 0, 0, true, 1};
     load_counts(deep.data, NULL, &counts);
     assert_counts(&counts, &want, "nested 2,500 deep");
     strbuf_free(&deep);
@@ -2604,7 +2607,7 @@ START_TEST(test_binding_lines_counted)
 {
     size_t len;
     char *text = test_file("binding_lines.relay", &len);
-    RelayLoadCounts counts, want = {17, 5, 3, 0, false};
+    RelayLoadCounts counts, want = {17, 5, 3, 0, false, 1}; /* the last "%N": %0 */
     load_counts(text, NULL, &counts);
     assert_counts(&counts, &want, "binding_lines.relay");
     free(text);
@@ -2619,12 +2622,12 @@ START_TEST(test_first_attempt_at_its_margin)
 {
     char *text = side_by_side(3);
     graft_limits limits = limit_defaults;
-    RelayLoadCounts counts, want = {17, 1, 15, 0, false};
+    RelayLoadCounts counts, want = {17, 1, 15, 0, false, 18};
     limits.model_depth = 128;
     load_counts(text, &limits, &counts);
     assert_counts(&counts, &want, "model-depth 128");
     limits.model_depth = 127;
-    want = (RelayLoadCounts){0, 18, 0, 0, true};
+    want = (RelayLoadCounts){0, 18, 0, 0, true, 18};
     load_counts(text, &limits, &counts);
     assert_counts(&counts, &want, "model-depth 127");
     free(text);
@@ -2738,6 +2741,47 @@ START_TEST(test_names_mostly_variables)
 }
 END_TEST
 
+/* The temps' cells the text's last "%N" hints at (note [sized from the
+ * text] in src/relay/relay_load.c), counted: its number plus one, found
+ * in the text's last 4,096 bytes (TEMPS_TAIL), at most the nodes the
+ * text's length estimates; 0 when no "%N" is there.  A short text is read
+ * to its first byte; a "%N" starting 4,097 bytes before the end is not
+ * read, one at 4,096 is.  The hint only sizes a reserve the cells grow
+ * past, so the graph is the same either way: only the count tells. */
+START_TEST(test_temps_hint_counted)
+{
+    RelayLoadCounts counts;
+    char *text = side_by_side(3);
+    load_counts(text, NULL, &counts);
+    ck_assert_uint_eq(counts.temps_hinted, 18); /* %17, last in the tuple */
+    free(text);
+    text = side_by_side(100);
+    load_counts(text, NULL, &counts);
+    ck_assert_uint_eq(counts.temps_hinted, 600);
+    free(text);
+    load_counts("def @main(%x) {\n  negative(%x)\n}\n", NULL, &counts);
+    ck_assert_uint_eq(counts.temps_hinted, 0);
+    /* 49 bytes: at most 49 / 16 + 16 = 19 cells (TEXT_BYTES_PER_NODE) */
+    const char *far = "def @main(%x) {\n  %99999 = negative(%x);\n  %99999\n}\n";
+    load_counts(far, NULL, &counts);
+    ck_assert_uint_eq(counts.temps_hinted, strlen(far) / 16 + 16);
+    enum { TAIL = 4096 };
+    const char *head = "def @main(%x) {\n  %7 = negative(%x);\n  ";
+    const char *end = "\n}\n";
+    for (size_t from_end = TAIL; from_end <= TAIL + 1; from_end++) {
+        /* the result's "%7" from_end bytes before the text's end */
+        size_t pad = from_end - 2 - strlen(end);
+        size_t len = strlen(head) + 2 + pad + strlen(end);
+        char *padded = malloc(len + 1);
+        snprintf(padded, len + 1, "%s%%7%*s%s", head, (int)pad, "", end);
+        ck_assert_uint_eq(strlen(padded), len);
+        load_counts(padded, NULL, &counts);
+        ck_assert_uint_eq(counts.temps_hinted, from_end == TAIL ? 8 : 0);
+        free(padded);
+    }
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -2831,6 +2875,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_binding_lines_counted);
     tcase_add_test(tc, test_first_attempt_at_its_margin);
     tcase_add_test(tc, test_position_at_line_start);
+    tcase_add_test(tc, test_temps_hint_counted);
     suite_add_tcase(s, tc);
     tc = tcase_create("printer slots");
     tcase_add_test(tc, test_temp_slots);

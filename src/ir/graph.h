@@ -619,6 +619,12 @@ uint32_t graph_topo_ids(const graft_graph *g, uint32_t *ids);
  * note [types in id order] in type_infer.c); false when a reached node
  * has a child at or after its own id, reached then half marked. */
 bool graph_reached_by_ids(const graft_graph *g, uint8_t *reached);
+/* The same marks, and which way made them: by the nodes' users (note
+ * [reached by users] in graph_walk.c), by the sweep, or not (false
+ * above).  Either way the marks are the same, so only this tells a
+ * shortcut given up where it need not be (the Check tests read it). */
+typedef enum { REACHED_NOT, REACHED_BY_USERS, REACHED_BY_SWEEP } ReachedBy;
+ReachedBy graph_reached_by_ids_how(const graft_graph *g, uint8_t *reached);
 /* The same marks for any graph, in the same sweep, a node reached after
  * the sweep passed its id followed at once (note [reached by a sweep] in
  * graph_walk.c). */

@@ -174,7 +174,9 @@ static inline bool childless_kind(const graft_node *n)
  * of each node in id order, none of its operands (graph_reached_by_ids
  * 64 -> 26 instructions per op node on Relay's load, bench/RESULTS.md,
  * "Session 25, round 2: the reached sweeps and the node builder").  A
- * variable without a user is an unused parameter: not reached. */
+ * variable without a user is an unused parameter: not reached.  The marks
+ * are the sweep's either way, so graph_reached_by_ids_how tells which
+ * ran, for the tests that hold each graph to its way. */
 static bool reached_by_users(const graft_graph *g, uint8_t *reached)
 {
     if (g->relinked)
@@ -199,10 +201,9 @@ static bool reached_by_users(const graft_graph *g, uint8_t *reached)
     return true;
 }
 
-bool graph_reached_by_ids(const graft_graph *g, uint8_t *reached)
+/* graph_reached_by_ids's sweep down the ids, from the roots. */
+static bool reached_by_sweep(const graft_graph *g, uint8_t *reached)
 {
-    if (reached_by_users(g, reached))
-        return true;
     reach_root(g->output, reached);
     for (int i = 0; i < g->nglobals; i++)
         reach_root(g->globals[i].fn, reached);
@@ -228,6 +229,18 @@ bool graph_reached_by_ids(const graft_graph *g, uint8_t *reached)
         }
     }
     return true;
+}
+
+ReachedBy graph_reached_by_ids_how(const graft_graph *g, uint8_t *reached)
+{
+    if (reached_by_users(g, reached))
+        return REACHED_BY_USERS;
+    return reached_by_sweep(g, reached) ? REACHED_BY_SWEEP : REACHED_NOT;
+}
+
+bool graph_reached_by_ids(const graft_graph *g, uint8_t *reached)
+{
+    return graph_reached_by_ids_how(g, reached) != REACHED_NOT;
 }
 
 /* Marks c, when not marked yet, and puts it on later when the sweep has

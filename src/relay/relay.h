@@ -57,6 +57,9 @@ typedef struct RelayLoadCounts {
                                not made */
     bool tokens_only;       /* the first attempt was not made or gave up (note
                                [long tokens]): the counts are the second's */
+    size_t temps_hinted;    /* the temps' cells reserved from the text's
+                               last "%N" (note [sized from the text]); 0
+                               when none was there: they grow from empty */
 } RelayLoadCounts;
 /* relay_load_limited, *counts set when the model loads. */
 graft_graph *relay_load_counted(const Source *src, const graft_limits *limits,

@@ -474,7 +474,8 @@ static void reserve(RelayParser *ps)
 {
     size_t nodes = ps->src->len / TEXT_BYTES_PER_NODE + 16;
     graph_reserve_nodes(ps->g, nodes); /* names: note [names reserved by count] */
-    load_scope_reserve(ps, temps_hint(ps->src, nodes));
+    ps->counts.temps_hinted = temps_hint(ps->src, nodes); /* note [loading counted] */
+    load_scope_reserve(ps, ps->counts.temps_hinted);
 }
 
 /* What only parsing needs (names, lists, the scanner), freed before
@@ -569,7 +570,8 @@ static bool parse_fast(RelayParser *ps, const Source *src, const graft_limits *l
  * parameters guessed in order, note [parameters in order] in
  * relay_load_scope.c; the first attempt's long tokens) each fall back to
  * a slower way that makes the same graph, so one that gives up where it
- * should not changes no output, only the instructions.  So the loader
+ * should not changes no output, only the instructions (and the temps'
+ * hint, note [sized from the text], only the allocations).  So the loader
  * counts what each way read, one increment where it already branches
  * (ps->counts), and relay_load_counted hands the counts over: the Check
  * tests hold the workload's model, each kind of line left to the tokens

@@ -315,26 +315,41 @@ def sample(mutants, count, seed):
 
 # ---- the scratch tree, the build, the suite ----
 
-def cpu_limiter(seconds):
+# The address space each process of a test may take (RLIMIT_AS): a
+# mutant that allocates without end fails to allocate there (graft exits
+# "out of memory", its test fails) instead of filling the shared machine
+# (one grew to 4.1 GB under the wall limit alone).  A fixed bound, far
+# above any test's need (hostile.sh holds graft on a 100 MB model under
+# 2 GB itself), applied to the baseline run too, so that a test that
+# needs more stops the run there instead of killing every mutant.
+MEMORY_LIMIT = 4 << 30
+
+
+def limiter(seconds, memory):
     """A preexec_fn that gives the process, and so each process it starts,
-    at most seconds of CPU time (SIGXCPU past it); None for no limit."""
-    if seconds is None:
+    at most seconds of CPU time (SIGXCPU past it) and memory bytes of
+    address space (allocations fail past it); None for neither."""
+    if seconds is None and memory is None:
         return None
-    soft = int(seconds) + 1
 
     def limit():
-        resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 5))
+        if seconds is not None:
+            soft = int(seconds) + 1
+            resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 5))
+        if memory is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     return limit
 
 
-def run(cmd, cwd, timeout=None, env=None, cpu=None):
+def run(cmd, cwd, timeout=None, env=None, cpu=None, memory=None):
     """Runs cmd in its own process group, each of its processes limited to
-    cpu seconds of CPU time; (status, output, seconds), status None when
-    it ran past timeout seconds of wall time (the group is killed)."""
+    cpu seconds of CPU time and memory bytes of address space; (status,
+    output, seconds), status None when it ran past timeout seconds of wall
+    time (the group is killed)."""
     start = time.monotonic()
     proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, start_new_session=True,
-                            preexec_fn=cpu_limiter(cpu))
+                            preexec_fn=limiter(cpu, memory))
     try:
         out, _ = proc.communicate(timeout=timeout)
         status = proc.returncode
@@ -434,9 +449,11 @@ class Suite:
         return True
 
     def run_test(self, test, limits):
-        """limits: (CPU seconds of each process, wall seconds of the whole)."""
+        """limits: (CPU seconds of each process, wall seconds of the whole);
+        each process's address space is MEMORY_LIMIT, the baseline's too."""
         cpu, wall = limits
-        return run([os.path.join(self.scratch, test)], self.scratch, wall, self.env, cpu)
+        return run([os.path.join(self.scratch, test)], self.scratch, wall, self.env, cpu,
+                   MEMORY_LIMIT)
 
     def baseline(self, log):
         """Runs every test on the unmutated tree; each one's limits are
