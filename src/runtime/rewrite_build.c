@@ -970,9 +970,9 @@ bool rewrite_computable(const graft_expr *x, const graft_binding *b)
  * Where a value may lack is the same for every binding: the attributes
  * has_value asks of (may_lack_value), the splices and the operand counts
  * of the calls they are in (note [spliced operand counts] in
- * src/compiler/check_action.c).  A pass finds them
- * once, in rewrite_first_unknown's order (rewrite_action_places), and
- * asks each group's bindings of those alone (rewrite_places_known). */
+ * src/compiler/check_action.c).  A pass finds them once, in
+ * rewrite_first_unknown's order (rewrite_action_places), and asks each
+ * group's bindings of those alone (rewrite_places_known). */
 void rewrite_action_places(const graft_expr *x, ActionPlaces *places)
 {
     for (int i = 0; i < x->nattrs; i++)
