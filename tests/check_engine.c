@@ -1645,11 +1645,12 @@ START_TEST(negated_value_keeps_its_kind)
 }
 END_TEST
 
-/* A call action with a spliced operand list makes calls of several
- * operand counts (note [types by action node] in
- * src/runtime/rewrite_build.c): add(%a), made after add(%a, %b) of the
- * same first operand, is not taken for the action node's entry of two
- * operands (nor compared past its one): (1, 2), not (3, 2). */
+/* A call action with a spliced operand list makes a call only of a count
+ * its op takes (note [spliced operand counts] in
+ * src/compiler/check_action.c): add(%a, %b) is made and typed by its
+ * count (note [types by action node] in src/runtime/rewrite_build.c),
+ * (3, 2); the site that would make add(%a) of one operand is refused as
+ * a guard refuses, once each of the two rounds, and left as it was. */
 START_TEST(spliced_calls_typed_by_their_count)
 {
     Run r;
@@ -1661,10 +1662,20 @@ START_TEST(spliced_calls_typed_by_their_count)
                 "  (%0, %1)\n"
                 "}\n");
     const graft_node *out = graph_output(r.g), *two = node_arg(out, 0), *one = node_arg(out, 1);
+    ck_assert_str_eq(node_op(two), "add");
     ck_assert_int_eq(node_nargs(two), 2);
     ck_assert_str_eq(node_type(two)->text, "Tensor[(3, 2), float32]");
-    ck_assert_int_eq(node_nargs(one), 1);
-    ck_assert_str_eq(node_type(one)->text, "Tensor[(1, 2), float32]");
+    ck_assert_str_eq(node_op(one), "tanh");
+    assert_output(&r, "#[version = \"0.0.5\"]\n"
+                      "def @main(%a: Tensor[(1, 2), float32], %b: Tensor[(3, 2), float32]) {\n"
+                      "  %0 = (%a,);\n"
+                      "  %1 = concatenate(%0);\n"
+                      "  %2 = add(%a, %b);\n"
+                      "  %3 = tanh(%1);\n"
+                      "  (%2, %3)\n"
+                      "}\n");
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 1);
+    ck_assert_uint_eq(rule_stats(&r, 0)->guard, 2);
     run_close(&r);
 }
 END_TEST
@@ -1733,6 +1744,50 @@ START_TEST(partition_lists_sized_at_their_first_entry)
 }
 END_TEST
 
+/* note [spliced operand counts] in src/compiler/check_action.c: a
+ * spliced call keeps its op's counts, [2, 3) for add, and its place
+ * comes after its splice's; a splice in a tuple has no count.  With
+ * rest bound to a tuple of fields from 1 on, the call has 1 + (n - 1)
+ * operands: a tuple of 2 fits, one of 1 or 3 does not, and
+ * rewrite_first_unknown names the call (PLACE_COUNT). */
+START_TEST(spliced_call_counts_checked_at_their_place)
+{
+    Run r;
+    run_open(&r, "wrap := tanh(concatenate((x, rest...))) => add(x, rest...)\n"
+                 "keep := exp(concatenate((x, rest...))) => concatenate((x, rest...))\n",
+             "def @main(%a, %b, %c) {\n  (%a, %b, %c)\n}\n", 0);
+    const graft_expr *call = r.rules->rs.rules[0].action;
+    ck_assert_int_eq(call->i, 2);
+    ck_assert_int_eq(call->cmp, 3);
+    ActionPlaces places = {0};
+    rewrite_action_places(call, &places);
+    ck_assert_uint_eq(places.len, 2);
+    ck_assert_ptr_eq(places.items[0].x, call->kids[1]);
+    ck_assert_int_eq(places.items[0].attr, PLACE_SPLICE);
+    ck_assert_ptr_eq(places.items[1].x, call);
+    ck_assert_int_eq(places.items[1].attr, PLACE_COUNT);
+    const graft_node *out = graph_output(r.g);
+    graft_node *fields[3] = {node_arg(out, 0), node_arg(out, 1), node_arg(out, 2)};
+    bool fits[3] = {false, true, false};
+    for (int n = 1; n <= 3; n++) {
+        graft_binding b[2] = {{.node = fields[0]}, {.node = graph_add_tuple(r.g, fields, n)}};
+        int attr = 0;
+        ck_assert(rewrite_places_known(r.e, &places, b) == fits[n - 1]);
+        ck_assert_int_eq(rewrite_operand_count(call, b), n);
+        ck_assert_ptr_eq(rewrite_first_unknown(call, b, &attr), fits[n - 1] ? NULL : call);
+        if (!fits[n - 1])
+            ck_assert_int_eq(attr, PLACE_COUNT);
+    }
+    vec_free(&places);
+    const graft_expr *tuple = r.rules->rs.rules[1].action->kids[0];
+    rewrite_action_places(tuple, &places);
+    ck_assert_uint_eq(places.len, 1);
+    ck_assert_int_eq(places.items[0].attr, PLACE_SPLICE);
+    vec_free(&places);
+    run_close(&r);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -1780,6 +1835,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, constant_read_once_per_group);
     tcase_add_test(tc, literal_values_copied_once);
     tcase_add_test(tc, constant_numbers_shared);
+    tcase_add_test(tc, spliced_call_counts_checked_at_their_place);
     suite_add_tcase(s, tc);
     tc = tcase_create("partition");
     tcase_add_test(tc, partition_functions_share_attributes);

@@ -167,7 +167,11 @@ typedef enum graft_expr_kind {
     GRAFT_EXPR_SLOT,    /* a bound variable: a node, or an attribute value */
     GRAFT_EXPR_LIST,    /* [1, 1]: attribute list literal, kids */
     GRAFT_EXPR_DTYPE,   /* float32 as a value in a guard: s */
-    GRAFT_EXPR_CALL,    /* action: a new op call: s = op, kids = args, attrs */
+    GRAFT_EXPR_CALL,    /* action: a new op call: s = op, kids = args, attrs;
+                           with a SPLICE among its kids, the operand counts
+                           its op takes are [i, cmp), cmp 0 for no most
+                           (note [spliced operand counts] in
+                           src/compiler/check_action.c) */
     GRAFT_EXPR_TUPLE,   /* action: (a, b) */
     GRAFT_EXPR_GETITEM, /* action or guard: kids[0][i]; on shape(x)[i] a dim;
                            in an action with two kids, kids[0][kids[1]], kids[1]
@@ -227,14 +231,16 @@ struct graft_expr {
     double f;                     /* NUM */
     int64_t i;                    /* BOOL, GETITEM index; SLOT: 1 for a bound
                                      attribute value as an operand of a new
-                                     op (note [attribute operands]) */
+                                     op (note [attribute operands]); CALL:
+                                     the fewest operands of a spliced one */
     const char *s;                /* STR, DTYPE, CALL op, ATTR name */
     const char *text;             /* NUM in actions: the constant's spelling
                                      ("1f", "2i64") */
     const char *dtype;            /* NUM in actions: the constant's dtype */
     int slot;                     /* SLOT, USERS..ATTR: the variable */
     int cmp;                      /* CMP: a graft_cmp_op; ARITH: '+', '-', '*', '/',
-                                     'n' for negation */
+                                     'n' for negation; CALL: one past the most
+                                     operands of a spliced one, 0 for no most */
     int nkids;                    /* operands */
     const graft_expr *const *kids;
     int nattrs;                   /* CALL: attributes, in order */

@@ -392,6 +392,54 @@ static bool check_operand(CheckCtx *c, AstNode *n, bool *spliced)
     return check_splice(c, n);
 }
 
+/* note [spliced operand counts]: a splice among a new call's operands
+ * (note [sequence variables] in check_vars.c) gives as many as its
+ * tuple has fields, so the call's operand count is known only at a
+ * match.  The checker refuses a call no count can make right: more
+ * operands than the op takes before any splice adds one, or a count
+ * every splice fixes (t[1:3]...) that the op does not take.  A call some
+ * counts fit is kept, and the rewrite refuses a match whose count does
+ * not fit as a guard would (rewrite_first_unknown in
+ * src/runtime/rewrite_build.c), so no ill-formed call is ever made: the
+ * lowering keeps the op's counts in the call (GRAFT_EXPR_CALL's i and
+ * cmp in graft_rules.h). */
+
+/* The fields splice n gives when its slice fixes them (t[1:3]...), or
+ * -1 when they depend on the tuple. */
+static int splice_fixed_count(const AstNode *n)
+{
+    bool fixed = n->u.splice.has_hi && n->u.splice.hi > 0 && n->u.splice.lo >= 0;
+    return fixed ? n->u.splice.hi - n->u.splice.lo : -1;
+}
+
+/* Whether some match can give call n, whose operands include a splice,
+ * a count its op takes (note [spliced operand counts]); reports the call
+ * when none can. */
+static bool check_spliced_count(CheckCtx *c, const AstNode *n, const OpInfo *op)
+{
+    int least = 0;
+    bool open = false; /* a splice whose count depends on the match */
+    for (int i = 0; i < n->u.call.args.count; i++) {
+        const AstNode *a = n->u.call.args.items[i];
+        int fields = a->kind == AST_SPLICE ? splice_fixed_count(a) : 1;
+        open |= fields < 0;
+        least += fields < 0 ? 0 : fields;
+    }
+    bool fits = open ? op->max_args == OP_VARIADIC || least <= op->max_args
+                     : opinfo_accepts_nargs(op, least);
+    if (fits)
+        return true;
+    if (op->min_args == op->max_args)
+        diag_error(c->d, n->src, n->u.call.name_range,
+                   "op '%s' takes %d operand%s, got %s%d with the splice", op->name,
+                   op->min_args, op->min_args == 1 ? "" : "s", open ? "at least " : "", least);
+    else
+        diag_error(c->d, n->src, n->u.call.name_range,
+                   "op '%s' takes %d to %d operands, got %s%d with the splice", op->name,
+                   op->min_args, op->max_args, open ? "at least " : "", least);
+    return false;
+}
+
 static bool check_new_call(CheckCtx *c, AstNode *n)
 {
     if (check_is_fold(c, n))
@@ -418,6 +466,8 @@ static bool check_new_call(CheckCtx *c, AstNode *n)
                    op->name, op->min_args, op->min_args == 1 ? "" : "s",
                    n->u.call.args.count);
         ok = false;
+    } else if (op && spliced && ok) {
+        ok = check_spliced_count(c, n, op);
     }
     for (int i = 0; i < n->u.call.attrs.count; i++) {
         AstNode *a = n->u.call.attrs.items[i];

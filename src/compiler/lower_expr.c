@@ -227,6 +227,23 @@ static void op_decls(Lowerer *L, const OpInfo *op, graft_expr *e)
     e->decls = ds;
 }
 
+/* Whether a call of an action has a splice among its operands. */
+static bool spliced_call(const AstNode *a)
+{
+    for (int i = 0; i < a->u.call.args.count; i++)
+        if (a->u.call.args.items[i]->kind == AST_SPLICE)
+            return true;
+    return false;
+}
+
+/* The operand counts op takes, [i, cmp) of a spliced call (note
+ * [spliced operand counts] in check_action.c). */
+static void op_counts(const OpInfo *op, graft_expr *e)
+{
+    e->i = op->min_args;
+    e->cmp = op->max_args == OP_VARIADIC ? 0 : op->max_args + 1;
+}
+
 /* op(args, name=value, **c) in an action: kids are the operands, attrs
  * the copied (first) and written attributes. */
 static graft_expr *act_call(Lowerer *L, const AstNode *a)
@@ -248,6 +265,8 @@ static graft_expr *act_call(Lowerer *L, const AstNode *a)
     e->attrs = as;
     if (a->u.call.op)
         op_decls(L, a->u.call.op, e);
+    if (a->u.call.op && spliced_call(a))
+        op_counts(a->u.call.op, e);
     return e;
 }
 

@@ -445,6 +445,22 @@ static bool explain_compiled_refusal(Explainer *x, const graft_rule *rule)
     return false;
 }
 
+/* A spliced call of the action whose operand count on this match its op
+ * does not take (note [spliced operand counts] in
+ * src/compiler/check_action.c). */
+static void explain_spliced_count(Explainer *x, const graft_expr *call)
+{
+    int n = rewrite_operand_count(call, matcher_bindings(x->e->m));
+    fprintf(x->out, "  not applied: the action's %s would have %d operand%s on this match; ",
+            call->s, n, n == 1 ? "" : "s");
+    if (call->cmp == 0)
+        fprintf(x->out, "%s takes at least %d\n", call->s, (int)call->i);
+    else if (call->cmp - 1 == call->i)
+        fprintf(x->out, "%s takes %d\n", call->s, (int)call->i);
+    else
+        fprintf(x->out, "%s takes %d to %d\n", call->s, (int)call->i, call->cmp - 1);
+}
+
 /* When the action cannot be made from this match (rewrite_computable
  * false: the rewrite refuses it as a guard would), says which attribute
  * or splice lacks a value; false when the action can be made. */
@@ -456,8 +472,12 @@ static bool explain_uncomputable(Explainer *x, const graft_rule *rule)
     const graft_expr *at = rewrite_first_unknown(rule->action, matcher_bindings(x->e->m), &attr);
     if (!at)
         return false;
-    if (attr < 0) {
+    if (attr == PLACE_SPLICE) {
         fputs("  not applied: a splice of the action has no range on this match\n", x->out);
+        return true;
+    }
+    if (attr == PLACE_COUNT) {
+        explain_spliced_count(x, at);
         return true;
     }
     const graft_act_attr *a = &at->attrs[attr];

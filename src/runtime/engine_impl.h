@@ -241,13 +241,21 @@ bool rewrite_may_share(const graft_expr *action);
  * [computed attributes] in rewrite_build.c); b NULL asks
  * rewrite_always_computable's question. */
 bool rewrite_computable(const graft_expr *x, const graft_binding *b);
+/* What an action's place names besides an attribute (ActionPlace.attr,
+ * rewrite_first_unknown's *attr): a splice, or a spliced call's operand
+ * count (note [spliced operand counts] in src/compiler/check_action.c). */
+enum { PLACE_SPLICE = -1, PLACE_COUNT = -2 };
+/* The operands call x has on b, each splice giving its range's fields
+ * (none when it has no range). */
+int rewrite_operand_count(const graft_expr *x, const graft_binding *b);
 /* What makes rewrite_computable false: the call of x whose attribute
- * *attr has no value on b, or a splice without a range (*attr -1); NULL
- * when there is none. */
+ * *attr has no value on b, a splice without a range (*attr
+ * PLACE_SPLICE), or a spliced call whose operand count its op does not
+ * take (*attr PLACE_COUNT); NULL when there is none. */
 const graft_expr *rewrite_first_unknown(const graft_expr *x, const graft_binding *b, int *attr);
 /* A place of an action where a value may lack (note [places that may
- * lack a value] in rewrite_build.c): attribute attr of call x, or (attr
- * -1) splice x. */
+ * lack a value] in rewrite_build.c): attribute attr of call x, splice x
+ * (attr PLACE_SPLICE), or spliced call x's operand count (PLACE_COUNT). */
 typedef struct ActionPlace {
     const graft_expr *x;
     int attr;

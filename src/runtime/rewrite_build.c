@@ -900,6 +900,37 @@ static bool splice_known(const graft_expr *s, const graft_binding *b)
     return b && splice_range(s, b, &from, &end);
 }
 
+/* Whether call x has a splice among its operands, and so its op's
+ * operand counts in [x->i, x->cmp) to keep (note [spliced operand
+ * counts] in src/compiler/check_action.c). */
+static bool spliced_call(const graft_expr *x)
+{
+    if (x->kind != GRAFT_EXPR_CALL)
+        return false;
+    for (int i = 0; i < x->nkids; i++)
+        if (x->kids[i]->kind == GRAFT_EXPR_SPLICE)
+            return true;
+    return false;
+}
+
+int rewrite_operand_count(const graft_expr *x, const graft_binding *b)
+{
+    int n = 0, from, end;
+    for (int i = 0; i < x->nkids; i++)
+        n += x->kids[i]->kind != GRAFT_EXPR_SPLICE ? 1
+             : splice_range(x->kids[i], b, &from, &end) ? end - from
+                                                         : 0;
+    return n;
+}
+
+/* Whether spliced call x, its splices known on b, has an operand count
+ * its op takes. */
+static bool count_fits(const graft_expr *x, const graft_binding *b)
+{
+    int n = rewrite_operand_count(x, b);
+    return n >= x->i && (x->cmp == 0 || n < x->cmp);
+}
+
 /* One walk for every question (the rewrite, the checker, graft explain),
  * so they cannot drift apart. */
 const graft_expr *rewrite_first_unknown(const graft_expr *x, const graft_binding *b, int *attr)
@@ -912,13 +943,17 @@ const graft_expr *rewrite_first_unknown(const graft_expr *x, const graft_binding
     for (int i = 0; i < x->nkids; i++) {
         const graft_expr *k = x->kids[i];
         if (k->kind == GRAFT_EXPR_SPLICE && !splice_known(k, b)) {
-            *attr = -1;
+            *attr = PLACE_SPLICE;
             return k;
         }
         const graft_expr *unknown =
             k->kind == GRAFT_EXPR_SPLICE ? NULL : rewrite_first_unknown(k, b, attr);
         if (unknown)
             return unknown;
+    }
+    if (spliced_call(x) && !count_fits(x, b)) { /* its splices known: b not NULL */
+        *attr = PLACE_COUNT;
+        return x;
     }
     return NULL;
 }
@@ -933,9 +968,11 @@ bool rewrite_computable(const graft_expr *x, const graft_binding *b)
  * whole action at every rewrite (392 instructions each on the workload's
  * rewrite, for the one attribute, epsilon=eps, that may lack a value).
  * Where a value may lack is the same for every binding: the attributes
- * has_value asks of (may_lack_value) and the splices.  A pass finds them
- * once, in rewrite_first_unknown's order (rewrite_action_places), and
- * asks each group's bindings of those alone (rewrite_places_known). */
+ * has_value asks of (may_lack_value), the splices and the operand counts
+ * of the calls they are in (note [spliced operand counts] in
+ * src/compiler/check_action.c).  A pass finds them once, in
+ * rewrite_first_unknown's order (rewrite_action_places), and asks each
+ * group's bindings of those alone (rewrite_places_known). */
 void rewrite_action_places(const graft_expr *x, ActionPlaces *places)
 {
     for (int i = 0; i < x->nattrs; i++)
@@ -943,10 +980,12 @@ void rewrite_action_places(const graft_expr *x, ActionPlaces *places)
             vec_push(places, ((ActionPlace){x, i}));
     for (int i = 0; i < x->nkids; i++) {
         if (x->kids[i]->kind == GRAFT_EXPR_SPLICE)
-            vec_push(places, ((ActionPlace){x->kids[i], -1}));
+            vec_push(places, ((ActionPlace){x->kids[i], PLACE_SPLICE}));
         else
             rewrite_action_places(x->kids[i], places);
     }
+    if (spliced_call(x))
+        vec_push(places, ((ActionPlace){x, PLACE_COUNT}));
 }
 
 /* has_value, reading a bound constant's number once (note [constant
@@ -956,12 +995,22 @@ static bool place_has_value(graft_engine *e, const graft_expr *v, const graft_bi
     return v->kind == GRAFT_EXPR_SLOT ? slot_has_value(e, &b[v->slot]) : has_value(v, b);
 }
 
+/* Whether splice place p has a range on b, or spliced call place p a
+ * count its op takes.  Kept out of line: inlined, it cost
+ * rewrite_places_known three instructions a call on actions without a
+ * splice (a register more to save). */
+static __attribute__((noinline)) bool spliced_place_known(const ActionPlace *p,
+                                                          const graft_binding *b)
+{
+    return p->attr == PLACE_SPLICE ? splice_known(p->x, b) : count_fits(p->x, b);
+}
+
 bool rewrite_places_known(graft_engine *e, const ActionPlaces *places, const graft_binding *b)
 {
     for (size_t k = 0; k < places->len; k++) {
         const ActionPlace *p = &places->items[k];
-        if (p->attr < 0 ? !splice_known(p->x, b)
-                        : !place_has_value(e, p->x->attrs[p->attr].value, b))
+        if (p->attr >= 0 ? !place_has_value(e, p->x->attrs[p->attr].value, b)
+                         : !spliced_place_known(p, b))
             return false;
     }
     return true;
