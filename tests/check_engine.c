@@ -1690,8 +1690,8 @@ START_TEST(partition_tables_freed_before_the_apply)
     engine_partition(r.e);
     ck_assert_uint_eq(rule_stats(&r, 0)->applied, N);
     ck_assert_uint_eq(rule_stats(&r, 1)->applied, 1);
-    /* the last apply took the order for its stand-ins (note [order
-     * turned stand-ins] in src/runtime/partition.c) */
+    /* the order went before the last apply (note [order dropped before
+     * the last apply] in src/runtime/partition.c) */
     ck_assert_ptr_null(r.e->order);
     ck_assert_uint_eq(r.e->order_cap, 0);
     ck_assert_ptr_null(r.e->dirty);
@@ -1736,10 +1736,9 @@ START_TEST(partition_lists_sized_at_their_first_entry)
 }
 END_TEST
 
-/* note [order turned stand-ins] in src/runtime/partition.c: a last pass
- * that finds no group takes no stand-ins, so the order it walked stays
- * (the run's end frees it), the first pass's groups having taken a block
- * of their own; ordering again fills it, outputs last. */
+/* note [order dropped before the last apply] in src/runtime/partition.c:
+ * a last pass that finds no group keeps the order it walked (the run's
+ * end frees it); ordering again fills it, outputs last. */
 START_TEST(partition_last_pass_without_groups_keeps_the_order)
 {
     Run r;

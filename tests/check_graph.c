@@ -2424,6 +2424,52 @@ START_TEST(test_function_declarations)
 }
 END_TEST
 
+/* graph_reserve_scopes makes the scope table for every id the node
+ * table has room for, before any function is made (note [order dropped
+ * before the last apply] in src/runtime/partition.c), zeroed; a function
+ * made then finds it big enough, and a second call changes nothing. */
+START_TEST(test_scopes_reserved)
+{
+    graft_graph *g = graph_new();
+    graft_node *q = graph_add_fn_param(g, "q", NULL);
+    graft_node *body = graph_add_call(g, "exp", &q, 1, NULL, 0);
+    graph_fit_nodes(g, 3);
+    ck_assert_uint_eq(g->nodes_cap, graph_node_count(g) + 3);
+    graph_reserve_scopes(g);
+    ck_assert_uint_eq(g->side.scopes.cap, g->nodes_cap);
+    const uint32_t *table = g->side.scopes.fn_id;
+    for (size_t id = 0; id < g->side.scopes.cap; id++)
+        ck_assert_uint_eq(table[id], 0);
+    graft_node *fn = graph_add_func(g, &q, 1, body, NULL, 0);
+    ck_assert_ptr_eq(g->side.scopes.fn_id, table);
+    ck_assert_ptr_eq(node_scope(g, body), fn);
+    graph_reserve_scopes(g);
+    ck_assert_ptr_eq(g->side.scopes.fn_id, table);
+    graph_free(g);
+}
+END_TEST
+
+/* A batch of names made new lists its variables in a list of its count
+ * exactly, not the power of two above it (graph_new_names.c), and a
+ * smaller batch after it keeps that list. */
+START_TEST(test_new_names_listed_exactly)
+{
+    graft_graph *g = graph_new();
+    graft_node *p[5];
+    graph_begin_new_names(g, "FunctionVar_", 5);
+    ck_assert_uint_eq(g->new_names.ids.cap, 5);
+    graph_add_fn_params_new(g, "FunctionVar_0_", 14, 5, p);
+    ck_assert_uint_eq(g->new_names.ids.len, 5);
+    ck_assert_uint_eq(g->new_names.ids.cap, 5);
+    const uint32_t *ids = g->new_names.ids.items;
+    graph_begin_new_names(g, "FunctionVar_", 3);
+    ck_assert_ptr_eq(g->new_names.ids.items, ids);
+    ck_assert_uint_eq(g->new_names.ids.len, 0);
+    ck_assert_str_eq(node_name(p[4]), "FunctionVar_0_4");
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -2506,6 +2552,8 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_function_record);
     tcase_add_test(tc, test_fn_call_attrs);
     tcase_add_test(tc, test_function_declarations);
+    tcase_add_test(tc, test_scopes_reserved);
+    tcase_add_test(tc, test_new_names_listed_exactly);
     suite_add_tcase(s, tc);
     tc = tcase_create("canonical types");
     tcase_add_test(tc, test_canonical_tensor_types);

@@ -977,6 +977,12 @@ void graph_scopes_grow(graft_graph *g)
     t->cap = g->nodes_cap; /* every node's id is below it */
 }
 
+void graph_reserve_scopes(graft_graph *g)
+{
+    if (g->side.scopes.cap < g->nodes_cap)
+        graph_scopes_grow(g);
+}
+
 void graph_scope_past(graft_graph *g, const graft_node *n, const graft_node *fn)
 {
     graph_scopes_grow(g);

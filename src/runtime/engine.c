@@ -157,13 +157,11 @@ uint32_t engine_remove_dead_order(graft_engine *e)
     return graph_sweep_order(e->g, e->order, &e->clean);
 }
 
-void *engine_take_order(graft_engine *e, size_t *cap)
+void engine_drop_order(graft_engine *e)
 {
-    void *block = e->order;
-    *cap = e->order_cap;
+    free(e->order);
     e->order = NULL;
     e->order_cap = 0;
-    return block;
 }
 
 void engine_grow_dirty(graft_engine *e, uint32_t id)
@@ -483,11 +481,8 @@ static void drop_pass_scratch(graft_engine *e)
  * run's end drops them anyway (note [pass scratch]).  So they go before
  * the apply, with the relabelling marks and walk stamps (the states
  * 480,008 bytes on the workload), and that pass marks no node dirty.
- * The order is not freed here: freeing it (960,024 bytes) raised
- * glibc's mmap threshold to its size, so the graph's scope table, made
- * during the apply, came from the heap, zeroed and copied as it grew:
- * 1.14 M instructions more on the ONNX partition.  The apply takes its
- * block instead (note [order turned stand-ins] in partition.c). */
+ * The order goes too, once the pass has made its large blocks (note
+ * [order dropped before the last apply] in partition.c). */
 void engine_drop_labels(graft_engine *e)
 {
     free(e->mark);

@@ -99,29 +99,20 @@ static void pass_init(Pass *p, graft_engine *e, Grouper *gp, uint32_t rule)
     p->size = graph_node_count(e->g);
 }
 
-/* note [order turned stand-ins]: the stand-in words (note [stand-ins]
- * in partition_impl.h) serve the apply only, which reads no order; the
- * last pass's apply comes at the partition's peak, beside the engine's
- * order (a word per node, as the stand-ins are), which nothing reads
- * after that pass's tries.  So that apply takes the order's block for
- * its stand-ins, zeroed, instead of a second block of the same size
- * (960,024 bytes on the workload), and frees it with the pass; a pass
- * that found no group makes none.  Taking the block, not freeing it,
- * leaves glibc's mmap threshold as it was (note [labels dropped before
- * the last apply] in engine.c). */
-static void stand_init(Pass *p, bool last)
+/* note [order dropped before the last apply]: the partition's peak
+ * comes at the end of its last pass's apply, which reads no order, and
+ * nothing reads the order after that pass's tries; so the order goes
+ * before that apply (960,024 bytes on the workload).  Freeing a block so
+ * large raises glibc's mmap threshold to its size, and a block asked for
+ * below the threshold then comes from the heap, zeroed by calloc and
+ * copied as it grows (1.56 M instructions more on the ONNX partition
+ * when the order went first).  So the pass's large blocks are made
+ * before: the scope table, which the apply's first function would
+ * make (partition_reserve makes it), and the stand-in words, which only
+ * the apply reads and only a pass that found groups needs. */
+static void stand_init(Pass *p)
 {
-    size_t need = (size_t)p->size + 1;
-    if (!last) {
-        p->stand = xcalloc(need, sizeof *p->stand);
-        return;
-    }
-    size_t cap;
-    uintptr_t *block = engine_take_order(p->e, &cap);
-    if (cap < need)
-        block = xrealloc(block, need * sizeof *block);
-    memset(block, 0, need * sizeof *block);
-    p->stand = block;
+    p->stand = xcalloc((size_t)p->size + 1, sizeof *p->stand);
 }
 
 static void pass_free(Pass *p)
@@ -223,9 +214,11 @@ static bool partition_pass(graft_engine *e, Grouper *gp, uint32_t rule, uint32_t
         engine_drop_labels(e);
         p.last = true;
     }
-    if (p.groups.len)
-        stand_init(&p, p.last);
     partition_reserve(&p);
+    if (p.groups.len)
+        stand_init(&p);
+    if (p.last) /* (note [order dropped before the last apply]) */
+        engine_drop_order(e);
     partition_apply_groups(&p);
     e->stats.rules[rule].applied += p.groups.len;
     e->stats.groups += p.groups.len;
