@@ -2276,9 +2276,10 @@ START_TEST(test_tail_word)
 }
 END_TEST
 
-/* A function's record holds its parameters (FuncInfo in graph_impl.h):
- * five take 80 bytes of the arena, so two functions made one after the
- * other have records 80 bytes apart, each parameter read back in order. */
+/* A function's record holds its parameters (note [function records] in
+ * graph_impl.h): five take 64 bytes of the arena, so two functions made
+ * one after the other have records 64 bytes apart, each parameter read
+ * back in order; neither has declarations. */
 START_TEST(test_function_record)
 {
     graft_graph *g = graph_new();
@@ -2295,10 +2296,11 @@ START_TEST(test_function_record)
         }
         ck_assert_ptr_eq(node_params(fns[f]), fns[f]->u.fn->params);
         ck_assert_ptr_eq(node_body(fns[f]), body);
+        ck_assert_ptr_null(fns[f]->u.fn->decl);
     }
     if (sizeof(void *) == 8) {
-        ck_assert_uint_eq(func_info_size(5), 80);
-        ck_assert_int_eq((const char *)fns[1]->u.fn - (const char *)fns[0]->u.fn, 80);
+        ck_assert_uint_eq(func_info_size(5), 64);
+        ck_assert_int_eq((const char *)fns[1]->u.fn - (const char *)fns[0]->u.fn, 64);
     }
     graph_free(g);
 }
@@ -2457,6 +2459,86 @@ START_TEST(test_reached_by_users_counted)
 }
 END_TEST
 
+/* A function's declared result type and type parameters are a record
+ * of their own, made when one is set (note [function records] in
+ * graph_impl.h): none set, none made, and clearing one not set makes
+ * none; each set reads back, in node_func_parts too, and clearing one
+ * leaves the other. */
+START_TEST(test_function_declarations)
+{
+    graft_graph *g = graph_new();
+    graft_node *q = graph_add_fn_param(g, "q", NULL);
+    graft_node *fn = graph_add_func(g, &q, 1, graph_add_call(g, "exp", &q, 1, NULL, 0), NULL, 0);
+    graph_set_ret_type(g, fn, NULL);
+    graph_set_type_params(g, fn, NULL);
+    ck_assert_ptr_null(fn->u.fn->decl);
+    ck_assert_ptr_null(node_ret_type(fn));
+    ck_assert_ptr_null(node_type_params(fn));
+    ck_assert_ptr_null(node_func_parts(fn).ret);
+    const graft_type *t = graph_type_tensor(g, "float32", NULL, 0);
+    graph_set_ret_type(g, fn, t);
+    ck_assert_ptr_nonnull(fn->u.fn->decl);
+    ck_assert_ptr_eq(node_ret_type(fn), t);
+    ck_assert_ptr_null(node_type_params(fn));
+    graph_set_type_params(g, fn, "A, B");
+    ck_assert_str_eq(node_type_params(fn), "A, B");
+    FuncParts parts = node_func_parts(fn);
+    ck_assert_ptr_eq(parts.ret, t);
+    ck_assert_str_eq(parts.type_params, "A, B");
+    ck_assert_int_eq(parts.nparams, 1);
+    graph_set_ret_type(g, fn, NULL);
+    ck_assert_ptr_null(node_ret_type(fn));
+    ck_assert_str_eq(node_type_params(fn), "A, B");
+    graph_free(g);
+}
+END_TEST
+
+/* graph_reserve_scopes makes the scope table for every id the node
+ * table has room for, before any function is made (note [order dropped
+ * before the last apply] in src/runtime/partition.c), zeroed; a function
+ * made then finds it big enough, and a second call changes nothing. */
+START_TEST(test_scopes_reserved)
+{
+    graft_graph *g = graph_new();
+    graft_node *q = graph_add_fn_param(g, "q", NULL);
+    graft_node *body = graph_add_call(g, "exp", &q, 1, NULL, 0);
+    graph_fit_nodes(g, 3);
+    ck_assert_uint_eq(g->nodes_cap, graph_node_count(g) + 3);
+    graph_reserve_scopes(g);
+    ck_assert_uint_eq(g->side.scopes.cap, g->nodes_cap);
+    const uint32_t *table = g->side.scopes.fn_id;
+    for (size_t id = 0; id < g->side.scopes.cap; id++)
+        ck_assert_uint_eq(table[id], 0);
+    graft_node *fn = graph_add_func(g, &q, 1, body, NULL, 0);
+    ck_assert_ptr_eq(g->side.scopes.fn_id, table);
+    ck_assert_ptr_eq(node_scope(g, body), fn);
+    graph_reserve_scopes(g);
+    ck_assert_ptr_eq(g->side.scopes.fn_id, table);
+    graph_free(g);
+}
+END_TEST
+
+/* A batch of names made new lists its variables in a list of its count
+ * exactly, not the power of two above it (graph_new_names.c), and a
+ * smaller batch after it keeps that list. */
+START_TEST(test_new_names_listed_exactly)
+{
+    graft_graph *g = graph_new();
+    graft_node *p[5];
+    graph_begin_new_names(g, "FunctionVar_", 5);
+    ck_assert_uint_eq(g->new_names.ids.cap, 5);
+    graph_add_fn_params_new(g, "FunctionVar_0_", 14, 5, p);
+    ck_assert_uint_eq(g->new_names.ids.len, 5);
+    ck_assert_uint_eq(g->new_names.ids.cap, 5);
+    const uint32_t *ids = g->new_names.ids.items;
+    graph_begin_new_names(g, "FunctionVar_", 3);
+    ck_assert_ptr_eq(g->new_names.ids.items, ids);
+    ck_assert_uint_eq(g->new_names.ids.len, 0);
+    ck_assert_str_eq(node_name(p[4]), "FunctionVar_0_4");
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -2539,6 +2621,9 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_tail_word);
     tcase_add_test(tc, test_function_record);
     tcase_add_test(tc, test_fn_call_attrs);
+    tcase_add_test(tc, test_function_declarations);
+    tcase_add_test(tc, test_scopes_reserved);
+    tcase_add_test(tc, test_new_names_listed_exactly);
     suite_add_tcase(s, tc);
     tc = tcase_create("canonical types");
     tcase_add_test(tc, test_canonical_tensor_types);

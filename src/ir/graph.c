@@ -424,18 +424,19 @@ graft_node *node_body(const graft_node *n)
 
 const graft_type *node_ret_type(const graft_node *n)
 {
-    return n->kind == NODE_FUNC ? n->u.fn->ret : NULL;
+    return n->kind == NODE_FUNC && n->u.fn->decl ? n->u.fn->decl->ret : NULL;
 }
 
 const char *node_type_params(const graft_node *n)
 {
-    return n->kind == NODE_FUNC ? n->u.fn->type_params : NULL;
+    return n->kind == NODE_FUNC && n->u.fn->decl ? n->u.fn->decl->type_params : NULL;
 }
 
 FuncParts node_func_parts(const graft_node *n)
 {
     const FuncInfo *f = n->u.fn;
-    return (FuncParts){f->params, f->nparams, f->nattrs, f->body, f->ret, f->type_params};
+    const FuncDecl *d = f->decl ? f->decl : &(const FuncDecl){0};
+    return (FuncParts){f->params, f->nparams, f->nattrs, f->body, d->ret, d->type_params};
 }
 
 /* ---- users lists ---- */
@@ -935,18 +936,26 @@ void graph_declare_type(graft_graph *g, graft_node *var, const graft_type *type)
     var->type_declared = type != NULL;
 }
 
+/* fn's declarations, made when first set (note [function records] in
+ * graph_impl.h). */
+static FuncDecl *func_decl(graft_graph *g, graft_node *fn)
+{
+    FuncInfo *f = fn->u.fn;
+    if (!f->decl)
+        f->decl = arena_alloc(g->arena, sizeof *f->decl);
+    return f->decl;
+}
+
 void graph_set_ret_type(graft_graph *g, graft_node *fn, const graft_type *type)
 {
-    (void)g;
-    if (fn->kind == NODE_FUNC)
-        fn->u.fn->ret = type;
+    if (fn->kind == NODE_FUNC && (type || fn->u.fn->decl))
+        func_decl(g, fn)->ret = type;
 }
 
 void graph_set_type_params(graft_graph *g, graft_node *fn, const char *names)
 {
-    (void)g;
-    if (fn->kind == NODE_FUNC)
-        fn->u.fn->type_params = names;
+    if (fn->kind == NODE_FUNC && (names || fn->u.fn->decl))
+        func_decl(g, fn)->type_params = names;
 }
 
 /* The table takes the node table's capacity, zeroed: calloc, whose
@@ -966,6 +975,12 @@ void graph_scopes_grow(graft_graph *g)
         memset(t->fn_id + t->cap, 0, (g->nodes_cap - t->cap) * sizeof *t->fn_id);
     }
     t->cap = g->nodes_cap; /* every node's id is below it */
+}
+
+void graph_reserve_scopes(graft_graph *g)
+{
+    if (g->side.scopes.cap < g->nodes_cap)
+        graph_scopes_grow(g);
 }
 
 void graph_scope_past(graft_graph *g, const graft_node *n, const graft_node *fn)

@@ -274,6 +274,10 @@ void graph_drop_name_table(graft_graph *g);
 /* Room for exactly more nodes than there are in the node table: a pass
  * that knows what it adds (note [node table] in graph.c). */
 void graph_fit_nodes(graft_graph *g, size_t more);
+/* The scope table made to cover every id the node table has room for,
+ * now, not at the first function made (note [order dropped before the
+ * last apply] in src/runtime/partition.c). */
+void graph_reserve_scopes(graft_graph *g);
 /* Room for strings interned names and values value names (graph_set_value_name)
  * in all: a loader that knows its counts (an ONNX model's lists) grows neither. */
 void graph_reserve_names(graft_graph *g, size_t strings, size_t values);

@@ -14,19 +14,34 @@
 #include "keymap.h"
 #include "util.h"
 
-/* What a NODE_FUNC has beyond a plain node: 40 bytes, its parameters
- * right after them in the same allocation (func_info_size), where they
- * were an array of their own: a partition's function of five parameters
- * takes 80 bytes of the arena, not 48 and 48 (its 16-byte steps). */
+/* A function's declared result type and type parameters, which few
+ * functions have (a partition's none): made when one is set (note
+ * [function records]). */
+typedef struct FuncDecl {
+    const graft_type *ret;   /* declared result type, or NULL */
+    const char *type_params; /* "A, B" of fn [A, B](...), or NULL */
+} FuncDecl;
+
+/* note [function records]: what a NODE_FUNC has beyond a plain node is
+ * 24 bytes, its parameters right after them in the same allocation
+ * (func_info_size), where they were an array of their own.  The arena
+ * hands out 16-byte steps, so a partition's function of five parameters
+ * takes 64 bytes (24 + 40): the declared result type and type parameters,
+ * which no partition's function has, are a record of their own
+ * (FuncDecl), and the flag shares nparams's word; in the record they made
+ * it 40 bytes and the function 80 (160,000 bytes of the workload's
+ * partition's peak, bench/RESULTS.md, session 28). */
 typedef struct FuncInfo {
     graft_node *body;      /* the result expression */
-    const graft_type *ret; /* declared result type, or NULL */
-    const char *type_params; /* "A, B" of fn [A, B](...), or NULL */
+    FuncDecl *decl;        /* NULL: neither declared */
     int nattrs;      /* entries in the node's tail's attrs */
-    int nparams;     /* entries in params */
-    bool unscoped;         /* graph_add_main's: no node is in its scope */
+    unsigned nparams : 31; /* entries in params (reads as an int) */
+    unsigned unscoped : 1; /* graph_add_main's: no node is in its scope */
     graft_node *params[];  /* NODE_VARs, in order */
 } FuncInfo;
+
+_Static_assert(sizeof(FuncInfo) == 2 * sizeof(void *) + 2 * sizeof(int),
+               "a function's record is as small as note [function records] says");
 
 _Static_assert(offsetof(FuncInfo, params) == sizeof(FuncInfo),
                "a FuncInfo written whole leaves its parameters be");

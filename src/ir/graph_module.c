@@ -193,8 +193,8 @@ void graph_make_main(graft_graph *g, graft_node *fn)
         if (fn_id[id] == fn->id + 1)
             fn_id[id] = 0;
     g->output = info->body;
-    g->ret = info->ret;
-    g->type_params = info->type_params;
+    g->ret = node_ret_type(fn);
+    g->type_params = node_type_params(fn);
     g->nmain_attrs = node_nattrs(fn);
     g->main_attrs = g->nmain_attrs ? node_tail(fn)->attrs : NULL;
     for (int i = 0; i < g->nglobals; i++)

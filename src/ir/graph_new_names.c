@@ -51,6 +51,21 @@ void graph_intern_new_names(graft_graph *g)
     nn->ids.len = 0;
 }
 
+/* The list of the batch's variables sized to its count exactly, not
+ * to the power of two above it as a growing array is: the caller knows
+ * the count ahead (a partition's parameters, at most), and the list lives
+ * to the run's end (50,000 ids on the workload took 262,144 bytes, 62,144
+ * of them never written). */
+static void ids_reserve_exact(NewNames *nn, size_t count)
+{
+    if (count <= nn->ids.cap)
+        return;
+    if (count > SIZE_MAX / sizeof *nn->ids.items)
+        out_of_memory();
+    nn->ids.items = xrealloc(nn->ids.items, count * sizeof *nn->ids.items);
+    nn->ids.cap = count;
+}
+
 void graph_begin_new_names(graft_graph *g, const char *prefix, size_t count)
 {
     graph_intern_new_names(g);
@@ -60,7 +75,7 @@ void graph_begin_new_names(graft_graph *g, const char *prefix, size_t count)
     nn->min_len = SIZE_MAX;
     nn->max_len = 0;
     nn->prefix_unused = !interner_has_prefix(g->strings, prefix, nn->prefix_len);
-    vec_reserve(&nn->ids, count);
+    ids_reserve_exact(nn, count);
 }
 
 /* Room for names made new of at most n bytes in all, each laid out as

@@ -157,6 +157,13 @@ uint32_t engine_remove_dead_order(graft_engine *e)
     return graph_sweep_order(e->g, e->order, &e->clean);
 }
 
+void engine_drop_order(graft_engine *e)
+{
+    free(e->order);
+    e->order = NULL;
+    e->order_cap = 0;
+}
+
 void engine_grow_dirty(graft_engine *e, uint32_t id)
 {
     size_t old = e->dirty_cap;
@@ -474,12 +481,8 @@ static void drop_pass_scratch(graft_engine *e)
  * run's end drops them anyway (note [pass scratch]).  So they go before
  * the apply, with the relabelling marks and walk stamps (the states
  * 480,008 bytes on the workload), and that pass marks no node dirty.
- * The order stays until the run's end: freeing it too (960,024 bytes)
- * raised glibc's mmap threshold to its size, so the graph's scope table,
- * made during the apply, came from the heap, zeroed and copied as it
- * grew: 1.14 M instructions more on the ONNX partition, for no lower
- * peak of the run, which now comes while the output is printed (note
- * [printer memory] in src/relay/relay_print_impl.h). */
+ * The order goes too, once the pass has made its large blocks (note
+ * [order dropped before the last apply] in partition.c). */
 void engine_drop_labels(graft_engine *e)
 {
     free(e->mark);

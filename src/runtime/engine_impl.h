@@ -115,6 +115,9 @@ uint32_t engine_order(graft_engine *e);
 /* graph_remove_dead, then engine_order, in one walk (note [sweep] in
  * graph_walk.c); returns the count of live nodes in e->order. */
 uint32_t engine_remove_dead_order(graft_engine *e);
+/* Frees e->order; the engine orders into a new block if asked again
+ * (note [order dropped before the last apply] in partition.c). */
+void engine_drop_order(graft_engine *e);
 /* Makes room in e->dirty for node id. */
 void engine_grow_dirty(graft_engine *e, uint32_t id);
 /* Marks node id for relabelling by the next engine_relabel_changed

@@ -168,6 +168,7 @@ void partition_reserve(Pass *p)
         names += graph_interned_count(g); /* interned as made */
     graph_reserve_names(g, names + 2 + 2 * (size_t)rule->npart_attrs, 0);
     graph_fit_nodes(g, nodes);
+    graph_reserve_scopes(g); /* (note [order dropped before the last apply]) */
 }
 
 /* The group's parameters, FunctionVar_<group>_<k>, typed as its inputs
