@@ -202,22 +202,6 @@ bool interner_has_prefix(const Interner *interner, const char *prefix, size_t n)
     return false;
 }
 
-/* The string walked that is the n bytes at s (interner_lookup's, when
- * the table is dropped: note [interner table dropped]). */
-static const char *walk_lookup(const Interner *in, const char *s, size_t n)
-{
-    for (size_t c = 0; c < in->chunks.len; c++) {
-        const char *end = chunk_end(in, c);
-        uint32_t len;
-        for (const char *at = in->chunks.items[c]; at < end; at += 4 + len + 1) {
-            len = interner_length(at + 4);
-            if (len == n && bytes_equal(at + 4, s, n))
-                return at + 4;
-        }
-    }
-    return NULL;
-}
-
 /* note [interner load]: a table holds its strings, at 8 bytes a slot,
  * through the passes and the printing, so it is sized to its count, not
  * to a power of two: a graph's loader reserves its names (note [names
@@ -318,7 +302,9 @@ static size_t slots_for(size_t count)
  * slot, finds it empty and calls interner_add, whose table_full sends it
  * to add_slow, which makes the table again from the strings, packed in
  * their chunks (note [prefix walk]), and interns there; a lookup, which
- * misses in that slot, walks the strings (it changes nothing).  Every
+ * misses in that slot, makes the table again the same way (the table is
+ * an index of the strings, which the interner keeps whole; a walk of
+ * the strings per lookup would make a run of lookups quadratic).  Every
  * answer is the one the table gave. */
 static InternerSlot no_slots[1];
 
@@ -539,8 +525,12 @@ const char *interner_lookup(const Interner *interner, const char *s, size_t n)
         if (interner->slots[i].hash == h && interner_length(t) == n && bytes_equal(t, s, n))
             return t;
     }
-    /* (a dropped table's one slot is empty: note [interner table dropped]) */
-    return table_dropped(interner) ? walk_lookup(interner, s, n) : NULL;
+    if (!table_dropped(interner)) /* (a dropped table's one slot is empty) */
+        return NULL;
+    /* the table is the strings' index, made again from them (note
+       [interner table dropped]): a lookup stays a probe, never a walk */
+    table_back((Interner *)(uintptr_t)interner);
+    return interner_lookup(interner, s, n);
 }
 
 size_t interner_count(const Interner *interner)
