@@ -599,9 +599,10 @@ static void scope_body(graft_graph *g, graft_node *n, graft_node *const *params,
  * 10,000 copies (13 an op node).  The Relay printer reads no node's
  * scope: it prints a function's body from the function's node, through
  * the body's operands, and numbers and names by id.  So a run that
- * prints Relay frees the table before (runner.c's write_model); the ONNX
- * writer asks each node's scope (a subgraph's nodes are not the main
- * graph's), and its runs keep it.  The interner's table goes too (note
+ * prints Relay frees the table before, with what else the passes leave
+ * (runner.c's release_pass_memory); the ONNX writer asks each node's
+ * scope (a subgraph's nodes are not the main graph's), and its runs keep
+ * it.  The interner's table goes too (note
  * [interner table dropped] in arena.c): the printer interns nothing. */
 void graph_drop_scopes(graft_graph *g)
 {

@@ -466,11 +466,10 @@ void engine_matches(graft_engine *e, MatchVisitor fn, void *ctx)
  * and stamps count on. */
 static void drop_pass_scratch(graft_engine *e)
 {
-    free(e->order);
+    engine_drop_order(e);
     free(e->forward);
-    e->order = NULL;
     e->forward = NULL;
-    e->order_cap = e->forward_cap = 0;
+    e->forward_cap = 0;
     vec_free(&e->replaced);
     engine_drop_labels(e);
 }

@@ -174,7 +174,7 @@ int runner_parse_option(const char *prog, int argc, char **argv, int *i, RunOpti
     return -1;
 }
 
-static bool write_model(graft_graph *g, const RunOptions *o, graft_diag *d)
+static bool write_model(const graft_graph *g, const RunOptions *o, graft_diag *d)
 {
     OutFile *of = outfile_open(o->out, d);
     if (!of)
@@ -183,11 +183,8 @@ static bool write_model(graft_graph *g, const RunOptions *o, graft_diag *d)
         outfile_abort(of);
         return false;
     }
-    if (!o->write) {
-        graph_drop_scopes(g); /* note [scopes dropped before printing] */
-        graph_drop_name_table(g);
+    if (!o->write)
         relay_print(g, outfile_stream(of));
-    }
     return outfile_commit(of, d);
 }
 
@@ -209,10 +206,14 @@ OnnxModel *runner_onnx_model(const RunOptions *o)
  * engine goes too, its statistics kept first: its automaton, labels and
  * matcher serve the passes only (160,280 bytes of the partition's
  * peak, which comes while its output is printed). */
-static void release_pass_memory(graft_graph *g)
+static void release_pass_memory(graft_graph *g, const RunOptions *o)
 {
     graph_release_dead(g);
     graph_drop_positions(g);
+    if (!o->write) { /* Relay's printer reads neither (the ONNX writer reads scopes) */
+        graph_drop_scopes(g); /* note [scopes dropped before printing] */
+        graph_drop_name_table(g);
+    }
 }
 
 bool runner_run(const graft_rule_set *rs, graft_graph *g, const RunOptions *o, graft_diag *d)
@@ -230,7 +231,7 @@ bool runner_run(const graft_rule_set *rs, graft_graph *g, const RunOptions *o, g
     ok = ok && engine_run(e, d);
     uint64_t folded = ok && o->fold_constants ? fold_constants(g, o->limits.fold_elements) : 0;
     if (ok)
-        release_pass_memory(g);
+        release_pass_memory(g, o);
     bool ran = e != NULL;
     if (e && o->stats)
         stats_add(&all, engine_stats(e), false);
