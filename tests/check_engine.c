@@ -15,6 +15,7 @@
 #include "partition_impl.h"
 #include "pattern.h"
 #include "relay.h"
+#include "verify_impl.h"
 #include "check_main.h"
 
 /* One loaded rule set and model, with diagnostics captured in text. */
@@ -1812,6 +1813,72 @@ START_TEST(partition_last_pass_without_groups_keeps_the_order)
 }
 END_TEST
 
+/* note [spliced captures] in src/runtime/verify_choose.c: the fields
+ * graft verify adds to each variadic tuple so that every splice of the
+ * action finds its fields and every spliced call gets a count its op
+ * takes, the fewest (ties to the earlier tuple); none where nothing fits
+ * within the bound, NULL for a rule without such a tuple.  Then a rule
+ * that was "matched but did not rewrite" is checked: a right one
+ * verified, a wrong one refuted, on an instance naming the field added. */
+static int slot_named(const graft_rule *r, const char *name)
+{
+    for (int s = 0; s < r->nslots; s++)
+        if (strcmp(r->slot_names[s], name) == 0)
+            return s;
+    ck_abort_msg("no variable %s", name);
+    return -1;
+}
+
+static void assert_more_fields(const Lowered *lw, uint32_t rule, const char *var, int want)
+{
+    const graft_rule *r = &lw->rs.rules[rule];
+    int *more = verify_spliced_fields(&lw->rs, r);
+    ck_assert_msg(more != NULL, "rule %s: no fields chosen", r->name);
+    ck_assert_int_eq(more[slot_named(r, var)], want);
+    free(more);
+}
+
+START_TEST(spliced_captures_get_the_fewest_fields_that_fit)
+{
+    Run r;
+    run_open(&r, "op my.many(a, b, c, d, e, f, g, h, i, j, k)\n"
+                 "wrap := tanh(concatenate((x, rest...))) => add(x, rest...)\n"
+                 "keep := exp(concatenate((x, rest...))) => concatenate((x, rest...))\n"
+                 "slice := tanh(concatenate(t@(...))) => add(t[1:3]...)\n"
+                 "both := (t@(...), u@(...)) => add(t..., u...)\n"
+                 "plain := exp(x) => x\n"
+                 "many := nn.relu(concatenate((x, rest...))) => my.many(x, rest...)\n",
+             "def @main(%a) {\n  %a\n}\n", 0);
+    const Lowered *lw = r.rules;
+    assert_more_fields(lw, 0, "rest", 1); /* add takes 2: x and one more */
+    assert_more_fields(lw, 1, "rest", 0); /* a new tuple takes any count */
+    assert_more_fields(lw, 2, "t", 3);    /* t[1:3] wants three fields */
+    assert_more_fields(lw, 3, "t", 0);    /* two in all, the later tuple's */
+    assert_more_fields(lw, 3, "u", 2);
+    ck_assert_ptr_null(verify_spliced_fields(&lw->rs, &lw->rs.rules[4]));
+    /* my.many takes 11: rest would need 10, past VERIFY_MAX_MORE */
+    ck_assert_ptr_null(verify_spliced_fields(&lw->rs, &lw->rs.rules[5]));
+    run_close(&r);
+
+    run_open(&r, "right := add((t@(x, rest...))[0], t[1]) => add(x, rest...)\n"
+                 "wrong := tanh(concatenate((x, rest...))) => add(x, rest...)\n",
+             "def @main(%a) {\n  %a\n}\n", 0);
+    VerifyReport rep;
+    verify_rule(&r.rules->rs, 0, &(VerifyOptions){.seed = 1, .trials = 20}, &rep);
+    ck_assert_int_eq(rep.verdict, VERIFY_VERIFIED);
+    ck_assert_int_eq(rep.instances, 5);
+    ck_assert_str_eq(rep.instance.data,
+                     "x: (2, 3, 2, 2, 3) float32, rest...: (2, 3, 2, 2, 3) float32");
+    verify_report_free(&rep);
+    verify_rule(&r.rules->rs, 1, &(VerifyOptions){.seed = 1, .trials = 20}, &rep);
+    ck_assert_int_eq(rep.verdict, VERIFY_REFUTED);
+    ck_assert_str_eq(rep.instance.data, "x: (2) float32, rest...: (2) float32");
+    ck_assert_ptr_nonnull(strstr(rep.detail.data, "(the shapes differ)"));
+    verify_report_free(&rep);
+    run_close(&r);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -1889,6 +1956,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, forwarding_map_reads_every_replaced_root);
     tcase_add_test(tc, negated_value_keeps_its_kind);
     tcase_add_test(tc, spliced_calls_typed_by_their_count);
+    tcase_add_test(tc, spliced_captures_get_the_fewest_fields_that_fit);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -128,4 +128,15 @@ const Automaton *engine_automaton(const graft_engine *e);
  * refusals): the only reads of the graph's positions by its passes. */
 bool engine_names_positions(const graft_engine *e);
 
+/* ---- spliced calls (rewrite_build.c, note [spliced operand counts] in
+ * src/compiler/check_action.c) ---- */
+
+/* The fields splice x takes of a tuple of nfields (-1: no tuple), or -1
+ * when it has too few; whether spliced call x's op takes n operands (its
+ * counts [x->i, x->cmp)).  What the rewrite asks of a match, and graft
+ * verify of the tuples it builds (note [spliced captures] in
+ * verify_choose.c). */
+int rewrite_splice_fields(const graft_expr *x, int nfields);
+bool rewrite_count_taken(const graft_expr *x, int n);
+
 #endif

@@ -707,15 +707,21 @@ static graft_node *operand_const(graft_engine *e, const graft_attr_value *v,
     return n;
 }
 
+int rewrite_splice_fields(const graft_expr *x, int nfields)
+{
+    int from = (int)x->i, end = x->cmp > 0 ? x->cmp : nfields + x->cmp;
+    return nfields >= 0 && from <= end && end <= nfields ? end - from : -1;
+}
+
 /* The fields [*from, *end) a splice takes of its bound tuple
  * (GRAFT_EXPR_SPLICE); false when the tuple has too few. */
 static bool splice_range(const graft_expr *x, const graft_binding *b, int *from, int *end)
 {
     const graft_node *t = b[x->slot].node;
-    int n = t && node_kind(t) == NODE_TUPLE ? node_nargs(t) : -1;
+    int fields = rewrite_splice_fields(x, t && node_kind(t) == NODE_TUPLE ? node_nargs(t) : -1);
     *from = (int)x->i;
-    *end = x->cmp > 0 ? x->cmp : n + x->cmp;
-    return n >= 0 && *from <= *end && *end <= n;
+    *end = *from + fields;
+    return fields >= 0;
 }
 
 /* Operands an action's node takes without a heap buffer. */
@@ -923,12 +929,16 @@ int rewrite_operand_count(const graft_expr *x, const graft_binding *b)
     return n;
 }
 
+bool rewrite_count_taken(const graft_expr *x, int n)
+{
+    return n >= x->i && (x->cmp == 0 || n < x->cmp);
+}
+
 /* Whether spliced call x, its splices known on b, has an operand count
  * its op takes. */
 static bool count_fits(const graft_expr *x, const graft_binding *b)
 {
-    int n = rewrite_operand_count(x, b);
-    return n >= x->i && (x->cmp == 0 || n < x->cmp);
+    return rewrite_count_taken(x, rewrite_operand_count(x, b));
 }
 
 /* One walk for every question (the rewrite, the checker, graft explain),

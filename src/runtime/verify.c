@@ -277,12 +277,19 @@ static bool run_rewrite(Instance *in, Trials *t)
     return true;
 }
 
+/* What the instance's text calls leaf l: its variable, the capture it is
+ * a field of (note [spliced captures] in verify_choose.c), or _. */
+static const char *leaf_name(const Instance *in, const VerifyLeaf *l)
+{
+    return l->slot >= 0 ? in->rule->slot_names[l->slot] : l->name ? l->name : "_";
+}
+
 static void describe_instance(const Instance *in, StrBuf *out)
 {
     for (size_t k = 0; k < in->leaves.len; k++) {
         const VerifyLeaf *l = &in->leaves.items[k];
         const graft_node *n = l->node;
-        const char *name = l->slot >= 0 ? in->rule->slot_names[l->slot] : "_";
+        const char *name = leaf_name(in, l);
         if (k)
             strbuf_puts(out, ", ");
         if (node_kind(n) == NODE_CONST && node_const_is_scalar(n))
@@ -316,7 +323,7 @@ static void counterexample(const Instance *in, const Trials *t, int trial, long 
         if (l->fixed)
             continue;
         Value v = {.nfields = -1, .t = t->inputs[(size_t)trial * in->leaves.len + k]};
-        strbuf_printf(out, "    %s: ", l->slot >= 0 ? in->rule->slot_names[l->slot] : "_");
+        strbuf_printf(out, "    %s: ", leaf_name(in, l));
         verify_value_text(&v, SHOW_VALUES, out);
         strbuf_putc(out, '\n');
     }
@@ -425,9 +432,10 @@ static bool search_base(const graft_rule_set *rs, uint32_t rule, int base, const
     graft_rule_set one = verify_single_rule(rs, rule);
     Chooser ch = {0};
     int max = (o->max_instances > 0 ? o->max_instances : DEFAULT_INSTANCES) / VERIFY_BASES;
+    int *more_fields = verify_spliced_fields(rs, rd);
     bool done = false;
     for (int attempt = 0; attempt < max && !done; attempt++) {
-        Instance in = {.rs = rs, .rule = rd, .ch = &ch, .base = base,
+        Instance in = {.rs = rs, .rule = rd, .ch = &ch, .base = base, .more_fields = more_fields,
                        .rng = rule_seed(o->seed + (uint64_t)base, rd->name),
                        .eo = {.mode = EVAL_DTYPE, .max_elements = o->max_elements}};
         done = try_instance(&in, &one, o, c, r);
@@ -439,6 +447,7 @@ static bool search_base(const graft_rule_set *rs, uint32_t rule, int base, const
         if (!done && !chooser_next(&ch))
             break;
     }
+    free(more_fields);
     return done;
 }
 

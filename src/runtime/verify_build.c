@@ -64,21 +64,40 @@ int verify_leaf_id(const Instance *in, const graft_pat *p)
     return -1;
 }
 
-/* A tuple; field i a fresh leaf shaped by ctxs[i] when ctxs is given. */
+/* Fields [p->nkids, nfields) of tuple p: those its variable's splices
+ * want past the pattern's (note [spliced captures] in verify_choose.c),
+ * each shaped as the field before it. */
+static void add_captured_fields(Instance *in, const graft_pat *p, graft_node **fields,
+                                int nfields)
+{
+    StrBuf name = {0};
+    strbuf_printf(&name, "%s...", in->rule->slot_names[p->slot]);
+    const char *capture = graph_intern(in->g, name.data);
+    strbuf_free(&name);
+    for (int i = p->nkids; i < nfields; i++)
+        fields[i] = verify_extra_field(in, i > 0 ? verify_tensor_of(in, fields[i - 1]) : NULL,
+                                       capture);
+}
+
+/* A tuple; field i a fresh leaf shaped by ctxs[i] when ctxs is given;
+ * after the pattern's fields, those its variable's splices want. */
 graft_node *verify_build_tuple(Instance *in, const graft_pat *p, const LeafCtx *ctxs)
 {
-    graft_node **fields = xcalloc((size_t)p->nkids + 1, sizeof *fields);
+    int nfields = p->nkids + (p->slot >= 0 && in->more_fields ? in->more_fields[p->slot] : 0);
+    graft_node **fields = xcalloc((size_t)nfields + 1, sizeof *fields);
     graft_node *n = NULL;
     for (int i = 0; i < p->nkids; i++)
         if (!(fields[i] = ctxs && verify_fresh_leaf(in, p->kids[i])
                               ? verify_build_leaf(in, p->kids[i], &ctxs[i])
                               : verify_build_pat(in, p->kids[i], NULL)))
             goto done;
-    n = graph_add_tuple(in->g, fields, p->nkids);
+    if (nfields > p->nkids)
+        add_captured_fields(in, p, fields, nfields);
+    n = graph_add_tuple(in->g, fields, nfields);
     Value *v = verify_value_of(in, n);
-    v->nfields = p->nkids;
-    v->fields = xcalloc((size_t)p->nkids + 1, sizeof *v->fields);
-    for (int i = 0; i < p->nkids; i++)
+    v->nfields = nfields;
+    v->fields = xcalloc((size_t)nfields + 1, sizeof *v->fields);
+    for (int i = 0; i < nfields; i++)
         v->fields[i] = value_copy(verify_value_of(in, fields[i]));
     verify_set_type(in, n, v);
 done:

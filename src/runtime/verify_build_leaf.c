@@ -177,6 +177,24 @@ static graft_node *bind_leaf(Instance *in, VerifyLeaf *l, graft_node *n, int slo
     return n;
 }
 
+graft_node *verify_extra_field(Instance *in, const Tensor *like, const char *capture)
+{
+    LeafCtx ctx = {0};
+    if (like)
+        verify_ctx_set(&ctx, like->rank, like->dims);
+    else
+        base_shape(in, &ctx);
+    VerifyLeaf *l = new_leaf(in);
+    l->slot = -1;
+    l->name = capture;
+    l->value = tensor_new(like ? like->dtype : "float32", ctx.rank, ctx.dims);
+    verify_fill_random(&l->value, &in->rng, false);
+    char anon[32];
+    snprintf(anon, sizeof anon, "_%zu", in->leaves.len);
+    const graft_type *type = graph_type_tensor(in->g, l->value.dtype, ctx.dims, ctx.rank);
+    return bind_leaf(in, l, graph_add_param(in->g, anon, type), -1);
+}
+
 /* A shape input whose value the rule reads: an int64 scalar constant of
  * value v, which the guard's value() sees in the graph (kid's node if it
  * is bound already). */

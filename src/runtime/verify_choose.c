@@ -1,12 +1,13 @@
 /* verify_choose.c - what the instance search chooses from: the chooser
- * (note [instance search] in verify_impl.h), random values, and candidate
+ * (note [instance search] in verify_impl.h), random values, candidate
  * attribute values, written as canonical text and parsed into a graph's
- * attribute values. */
+ * attribute values, and the fields of the tuples an action splices. */
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "verify_impl.h"
 
 /* ---- the chooser ---- */
@@ -293,4 +294,121 @@ bool verify_attr_candidate(const char *name, const Tensor *t, int k, StrBuf *out
     } else
         return false;
     return true;
+}
+
+/* ---- fields of spliced captures ---- */
+
+/* note [spliced captures]: a variadic tuple pattern bound to a variable,
+ * (x, rest...) or t@(...), matches its fields and any more, and an action
+ * may splice it into a new call, add(x, rest...), whose operand count then
+ * follows the match (note [spliced operand counts] in
+ * src/compiler/check_action.c).  Built with the pattern's fields alone,
+ * the instance gave add one operand, the rewrite refused the match, and a
+ * right rule was left unchecked.  So each such tuple gets as many more
+ * fields as make every splice of the action find its fields and every
+ * spliced call a count its op takes: the fewest in all, ties going to
+ * fewer in the earlier tuple, at most VERIFY_MAX_MORE more in each of the
+ * first VERIFY_MAX_CAPTURES tuples.  The counts are the ones the lowering
+ * keeps in the call, asked through the rewrite's own questions
+ * (rewrite_splice_fields, rewrite_count_taken in rewrite_build.c), so
+ * verify and run cannot disagree on them.  When no count fits (graft
+ * check refuses most such rules) none is added and the rule stays
+ * unchecked.  A field added is a parameter shaped as the field before it
+ * (verify_extra_field), named "rest..." in the instance's text; the
+ * prover leaves every tuple pattern to this check (its fragment has no
+ * tuples). */
+enum { VERIFY_MAX_CAPTURES = 4, VERIFY_MAX_MORE = 8 };
+
+/* The tuples of an instance: by slot, the fields of the tuple pattern
+ * that binds it (-1: none); the variadic ones, in pattern order. */
+typedef struct SplicedTuples {
+    int *fields;
+    int ncaptures;
+    int slot[VERIFY_MAX_CAPTURES];  /* each variadic one's variable */
+    int least[VERIFY_MAX_CAPTURES]; /* and its pattern's fields */
+} SplicedTuples;
+
+/* Records the tuple patterns under p, the first binding each variable as
+ * verify_build's binders are (recursion is bounded by the rule-depth
+ * limit, as every walk of a pattern). */
+static void find_tuples(const graft_rule_set *rs, const graft_pat *p, SplicedTuples *t)
+{
+    if (p->kind == GRAFT_PAT_TUPLE && p->slot >= 0 && t->fields[p->slot] < 0) {
+        t->fields[p->slot] = p->nkids;
+        if (rs->items[p->item].variadic && t->ncaptures < VERIFY_MAX_CAPTURES) {
+            t->slot[t->ncaptures] = p->slot;
+            t->least[t->ncaptures++] = p->nkids;
+        }
+    }
+    for (int i = 0; i < p->nkids; i++)
+        find_tuples(rs, p->kids[i], t);
+}
+
+/* Whether every splice of action x finds its fields when the tuple bound
+ * to each slot has fields[slot], and every call with a splice gets an
+ * operand count its op takes. */
+static bool splices_fit(const graft_expr *x, const int *fields)
+{
+    int count = 0;
+    bool spliced = false;
+    for (int i = 0; i < x->nkids; i++) {
+        const graft_expr *k = x->kids[i];
+        bool splice = k->kind == GRAFT_EXPR_SPLICE;
+        int n = splice ? rewrite_splice_fields(k, fields[k->slot]) : 1;
+        if (n < 0 || (!splice && !splices_fit(k, fields)))
+            return false;
+        count += n;
+        spliced = spliced || splice;
+    }
+    return !spliced || x->kind != GRAFT_EXPR_CALL || rewrite_count_taken(x, count);
+}
+
+/* The next combination of more[0..n), the last changing fastest; false
+ * after the last. */
+static bool next_more(int *more, int n)
+{
+    for (int j = n - 1; j >= 0; j--) {
+        if (++more[j] <= VERIFY_MAX_MORE)
+            return true;
+        more[j] = 0;
+    }
+    return false;
+}
+
+/* The fewest more fields of t's captures that fit rule's action into
+ * best; false when none do. */
+static bool fewest_fitting(const graft_rule *rule, SplicedTuples *t, int *best)
+{
+    int more[VERIFY_MAX_CAPTURES] = {0}, fewest = -1;
+    do {
+        int sum = 0;
+        for (int j = 0; j < t->ncaptures; j++) {
+            t->fields[t->slot[j]] = t->least[j] + more[j];
+            sum += more[j];
+        }
+        if ((fewest < 0 || sum < fewest) && splices_fit(rule->action, t->fields)) {
+            fewest = sum;
+            memcpy(best, more, sizeof more);
+        }
+    } while (fewest != 0 && next_more(more, t->ncaptures));
+    return fewest >= 0;
+}
+
+int *verify_spliced_fields(const graft_rule_set *rs, const graft_rule *rule)
+{
+    SplicedTuples t = {.fields = xmalloc(((size_t)rule->nslots + 1) * sizeof *t.fields)};
+    for (int s = 0; s < rule->nslots; s++)
+        t.fields[s] = -1;
+    int nroots = rule->nroots ? rule->nroots : 1;
+    for (int j = 0; j < nroots; j++)
+        find_tuples(rs, rule->nroots ? rule->roots[j].pattern : rule->pattern, &t);
+    int best[VERIFY_MAX_CAPTURES] = {0};
+    int *more = NULL;
+    if (t.ncaptures > 0 && rule->action && fewest_fitting(rule, &t, best)) {
+        more = xcalloc((size_t)rule->nslots + 1, sizeof *more);
+        for (int j = 0; j < t.ncaptures; j++)
+            more[t.slot[j]] = best[j];
+    }
+    free(t.fields);
+    return more;
 }

@@ -32,6 +32,8 @@ typedef struct VerifyLeaf {
     int slot;         /* the variable, or -1 for _ */
     bool fixed;       /* a scalar constant: its value is in the graph */
     bool positive;    /* draw from [0.25, 2] (variances) */
+    const char *name; /* a field a spliced capture adds ("rest..."), else
+                         NULL: the slot's name, or _ */
     Tensor value;     /* the current trial's value */
 } VerifyLeaf;
 
@@ -49,6 +51,9 @@ typedef struct Instance {
     const graft_pat **slot_binder; /* slot -> the sub-pattern that binds it
                                     (x@op(...)), NULL for a leaf variable */
     const graft_attr_value **slot_attr; /* slot -> the attribute value chosen */
+    const int *more_fields;    /* slot -> the fields its variadic tuple gets
+                                  beyond the pattern's, or NULL (note
+                                  [spliced captures] in verify_choose.c) */
     VEC(VerifyLeaf) leaves;    /* leaves made, in order */
     Value *vals;               /* by node id: values while building */
     size_t vals_cap;
@@ -58,6 +63,13 @@ typedef struct Instance {
     StrBuf why;                /* why building failed */
     bool no_evaluator;         /* it failed at an op without evaluator */
 } Instance;
+
+/* By slot, the fields beyond its pattern's that each variadic tuple of
+ * rule gets in an instance so that every splice of the action has its
+ * fields and every spliced call a count its op takes (note [spliced
+ * captures] in verify_choose.c); NULL when the rule has no variadic
+ * tuple bound to a variable.  Free with free(). */
+int *verify_spliced_fields(const graft_rule_set *rs, const graft_rule *rule);
 
 /* The k-th candidate value of attribute name as canonical text in out
  * ("[2, 3]", "\"float32\""), t being the op's first operand (or NULL);
@@ -141,6 +153,11 @@ graft_node *verify_build_tuple(Instance *in, const graft_pat *p, const LeafCtx *
  * the operands args built so far (NULL where not yet); whether p is a leaf
  * not yet bound. */
 graft_node *verify_build_leaf(Instance *in, const graft_pat *p, const LeafCtx *given);
+/* A field a spliced capture adds beyond its pattern's (note [spliced
+ * captures] in verify_choose.c): a parameter of like's shape and dtype
+ * (the tuple's field before it), or of the base shape, named capture in
+ * the instance's text. */
+graft_node *verify_extra_field(Instance *in, const Tensor *like, const char *capture);
 /* An ONNX shape input the rule reads the value of: an int64 scalar
  * constant of value v. */
 graft_node *verify_scalar_leaf(Instance *in, const graft_pat *kid, int64_t v);
