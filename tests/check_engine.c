@@ -1815,11 +1815,12 @@ END_TEST
 
 /* note [spliced captures] in src/runtime/verify_choose.c: the fields
  * graft verify adds to each variadic tuple so that every splice of the
- * action finds its fields and every spliced call gets a count its op
- * takes, the fewest (ties to the earlier tuple); none where nothing fits
- * within the bound, NULL for a rule without such a tuple.  Then a rule
- * that was "matched but did not rewrite" is checked: a right one
- * verified, a wrong one refuted, on an instance naming the field added. */
+ * action finds its fields, every spliced call gets a count its op takes
+ * and every field read (t[2]) is there, the fewest (ties to the earlier
+ * tuple); none where nothing fits within the bound, NULL for a rule
+ * without such a tuple.  Then a rule that was "matched but did not
+ * rewrite" is checked: a right one verified, a wrong one refuted, on an
+ * instance naming the field added. */
 static int slot_named(const graft_rule *r, const char *name)
 {
     for (int s = 0; s < r->nslots; s++)
@@ -1847,7 +1848,10 @@ START_TEST(spliced_captures_get_the_fewest_fields_that_fit)
                  "slice := tanh(concatenate(t@(...))) => add(t[1:3]...)\n"
                  "both := (t@(...), u@(...)) => add(t..., u...)\n"
                  "plain := exp(x) => x\n"
-                 "many := nn.relu(concatenate((x, rest...))) => my.many(x, rest...)\n",
+                 "many := nn.relu(concatenate((x, rest...))) => my.many(x, rest...)\n"
+                 "read := multiply((t@(...))[0], t[2]) => multiply(t[2], t[0])\n"
+                 "act := tanh(concatenate(t@(...))) => concatenate((t[0], t[1]))\n"
+                 "alias := exp((t@(x, rest...))[0]) => add(t...)\n",
              "def @main(%a) {\n  %a\n}\n", 0);
     const Lowered *lw = r.rules;
     assert_more_fields(lw, 0, "rest", 1); /* add takes 2: x and one more */
@@ -1858,6 +1862,9 @@ START_TEST(spliced_captures_get_the_fewest_fields_that_fit)
     ck_assert_ptr_null(verify_spliced_fields(&lw->rs, &lw->rs.rules[4]));
     /* my.many takes 11: rest would need 10, past VERIFY_MAX_MORE */
     ck_assert_ptr_null(verify_spliced_fields(&lw->rs, &lw->rs.rules[5]));
+    assert_more_fields(lw, 6, "t", 3);    /* the pattern reads t[2] */
+    assert_more_fields(lw, 7, "t", 2);    /* the action reads t[1] */
+    assert_more_fields(lw, 8, "rest", 1); /* t... of t@(x, rest...): two */
     run_close(&r);
 
     run_open(&r, "right := add((t@(x, rest...))[0], t[1]) => add(x, rest...)\n"

@@ -305,8 +305,9 @@ bool verify_attr_candidate(const char *name, const Tensor *t, int k, StrBuf *out
  * src/compiler/check_action.c).  Built with the pattern's fields alone,
  * the instance gave add one operand, the rewrite refused the match, and a
  * right rule was left unchecked.  So each such tuple gets as many more
- * fields as make every splice of the action find its fields and every
- * spliced call a count its op takes: the fewest in all, ties going to
+ * fields as make every splice of the action find its fields, every
+ * spliced call get a count its op takes and every field the pattern or
+ * the action reads (t[2]) be there: the fewest in all, ties going to
  * fewer in the earlier tuple, at most VERIFY_MAX_MORE more in each of the
  * first VERIFY_MAX_CAPTURES tuples.  The counts are the ones the lowering
  * keeps in the call, asked through the rewrite's own questions
@@ -314,9 +315,10 @@ bool verify_attr_candidate(const char *name, const Tensor *t, int k, StrBuf *out
  * verify and run cannot disagree on them.  When no count fits (graft
  * check refuses most such rules) none is added and the rule stays
  * unchecked.  A field added is a parameter shaped as the field before it
- * (verify_extra_field), named "rest..." in the instance's text; the
- * prover leaves every tuple pattern to this check (its fragment has no
- * tuples). */
+ * (verify_extra_field), named "rest..." in the instance's text.  Only the
+ * fewest are checked: where more fit too (a splice into a new tuple),
+ * a rule wrong only for more fields is not refuted.  The prover leaves
+ * every tuple pattern to this check (its fragment has no tuples). */
 enum { VERIFY_MAX_CAPTURES = 4, VERIFY_MAX_MORE = 8 };
 
 /* The tuples of an instance: by slot, the fields of the tuple pattern
@@ -325,7 +327,10 @@ typedef struct SplicedTuples {
     int *fields;
     int ncaptures;
     int slot[VERIFY_MAX_CAPTURES];  /* each variadic one's variable */
-    int least[VERIFY_MAX_CAPTURES]; /* and its pattern's fields */
+    int alias[VERIFY_MAX_CAPTURES]; /* t of t@(x, rest...), else -1 */
+    int least[VERIFY_MAX_CAPTURES]; /* its pattern's fields */
+    int reads[VERIFY_MAX_CAPTURES]; /* the fields the pattern reads of it,
+                                       t[2] of (t@(...))[0] wanting three */
 } SplicedTuples;
 
 /* Records the tuple patterns under p, the first binding each variable as
@@ -337,25 +342,61 @@ static void find_tuples(const graft_rule_set *rs, const graft_pat *p, SplicedTup
         t->fields[p->slot] = p->nkids;
         if (rs->items[p->item].variadic && t->ncaptures < VERIFY_MAX_CAPTURES) {
             t->slot[t->ncaptures] = p->slot;
-            t->least[t->ncaptures++] = p->nkids;
+            t->alias[t->ncaptures] = -1;
+            t->least[t->ncaptures] = t->reads[t->ncaptures] = p->nkids;
+            t->ncaptures++;
         }
     }
     for (int i = 0; i < p->nkids; i++)
         find_tuples(rs, p->kids[i], t);
+    /* t@(x, rest...): one alternative, the tuple bound to rest, bound to t */
+    for (int j = 0; j < t->ncaptures && p->kind == GRAFT_PAT_ALT && p->nkids == 1; j++)
+        if (p->kids[0]->slot == t->slot[j] && p->slot >= 0 && t->alias[j] < 0)
+            t->alias[j] = p->slot;
+}
+
+/* Whether slot is capture j's variable (or its other name). */
+static bool names_capture(const SplicedTuples *t, int j, int slot)
+{
+    return slot >= 0 && (slot == t->slot[j] || slot == t->alias[j]);
+}
+
+/* Raises the fields each capture must have to those the elements of it
+ * under p read, after find_tuples. */
+static void find_reads(const graft_rule_set *rs, const graft_pat *p, SplicedTuples *t)
+{
+    int index = p->kind == GRAFT_PAT_GETITEM ? rs->items[p->item].index : -1;
+    for (int j = 0; j < t->ncaptures && index >= 0; j++)
+        if (names_capture(t, j, p->kids[0]->slot) && t->reads[j] <= index)
+            t->reads[j] = index + 1;
+    for (int i = 0; i < p->nkids; i++)
+        find_reads(rs, p->kids[i], t);
+}
+
+/* Whether t[i] of action x reads a field past those of the tuple bound
+ * to t when it has fields[t]. */
+static bool reads_past(const graft_expr *x, const int *fields)
+{
+    if (x->kind != GRAFT_EXPR_GETITEM || x->nkids != 1 || x->kids[0]->kind != GRAFT_EXPR_SLOT)
+        return false;
+    int n = fields[x->kids[0]->slot];
+    return n >= 0 && x->i >= n;
 }
 
 /* Whether every splice of action x finds its fields when the tuple bound
- * to each slot has fields[slot], and every call with a splice gets an
- * operand count its op takes. */
-static bool splices_fit(const graft_expr *x, const int *fields)
+ * to each slot has fields[slot], every call with a splice gets an operand
+ * count its op takes, and every field read is there. */
+static bool action_fits(const graft_expr *x, const int *fields)
 {
+    if (reads_past(x, fields))
+        return false;
     int count = 0;
     bool spliced = false;
     for (int i = 0; i < x->nkids; i++) {
         const graft_expr *k = x->kids[i];
         bool splice = k->kind == GRAFT_EXPR_SPLICE;
         int n = splice ? rewrite_splice_fields(k, fields[k->slot]) : 1;
-        if (n < 0 || (!splice && !splices_fit(k, fields)))
+        if (n < 0 || (!splice && !action_fits(k, fields)))
             return false;
         count += n;
         spliced = spliced || splice;
@@ -382,11 +423,15 @@ static bool fewest_fitting(const graft_rule *rule, SplicedTuples *t, int *best)
     int more[VERIFY_MAX_CAPTURES] = {0}, fewest = -1;
     do {
         int sum = 0;
+        bool read = true; /* every field the pattern reads is there */
         for (int j = 0; j < t->ncaptures; j++) {
             t->fields[t->slot[j]] = t->least[j] + more[j];
+            if (t->alias[j] >= 0)
+                t->fields[t->alias[j]] = t->fields[t->slot[j]];
             sum += more[j];
+            read = read && t->least[j] + more[j] >= t->reads[j];
         }
-        if ((fewest < 0 || sum < fewest) && splices_fit(rule->action, t->fields)) {
+        if ((fewest < 0 || sum < fewest) && read && action_fits(rule->action, t->fields)) {
             fewest = sum;
             memcpy(best, more, sizeof more);
         }
@@ -402,6 +447,8 @@ int *verify_spliced_fields(const graft_rule_set *rs, const graft_rule *rule)
     int nroots = rule->nroots ? rule->nroots : 1;
     for (int j = 0; j < nroots; j++)
         find_tuples(rs, rule->nroots ? rule->roots[j].pattern : rule->pattern, &t);
+    for (int j = 0; j < nroots; j++)
+        find_reads(rs, rule->nroots ? rule->roots[j].pattern : rule->pattern, &t);
     int best[VERIFY_MAX_CAPTURES] = {0};
     int *more = NULL;
     if (t.ncaptures > 0 && rule->action && fewest_fitting(rule, &t, best)) {
