@@ -2539,6 +2539,38 @@ START_TEST(test_new_names_listed_exactly)
 }
 END_TEST
 
+/* note [int lists] in graph_attr.c: attr_value_ints reads an int as a
+ * list of one, a list of at most max whole, and says what is wrong with
+ * the rest: no value or None, a list longer than max, a string, an int
+ * where max leaves no room, and a list whose item 1 is a float. */
+START_TEST(test_attr_value_ints)
+{
+    static const graft_attr_value none = {.kind = GRAFT_ATTR_NULL};
+    static const graft_attr_value two = {.kind = GRAFT_ATTR_INT, .i = 2};
+    static const graft_attr_value three = {.kind = GRAFT_ATTR_INT, .i = -3};
+    static const graft_attr_value half = {.kind = GRAFT_ATTR_FLOAT, .f = 0.5};
+    static const graft_attr_value text = {.kind = GRAFT_ATTR_STRING, .s = "2"};
+    static const graft_attr_value *const ints[] = {&two, &three, &two};
+    static const graft_attr_value *const mixed[] = {&two, &half};
+    const graft_attr_value list = {.kind = GRAFT_ATTR_LIST, .nitems = 3, .items = ints};
+    const graft_attr_value odd = {.kind = GRAFT_ATTR_LIST, .nitems = 2, .items = mixed};
+    int64_t out[3] = {0, 0, 0};
+    int bad = -1;
+    ck_assert_int_eq(attr_value_ints(&two, out, 1, &bad), 1);
+    ck_assert_int_eq(out[0], 2);
+    ck_assert_int_eq(attr_value_ints(&list, out, 3, &bad), 3);
+    ck_assert(out[0] == 2 && out[1] == -3 && out[2] == 2);
+    ck_assert_int_eq(attr_value_ints(NULL, out, 3, &bad), ATTR_INTS_ABSENT);
+    ck_assert_int_eq(attr_value_ints(&none, out, 3, &bad), ATTR_INTS_ABSENT);
+    ck_assert_int_eq(attr_value_ints(&list, out, 2, &bad), ATTR_INTS_BAD_LIST);
+    ck_assert_int_eq(attr_value_ints(&text, out, 3, &bad), ATTR_INTS_BAD_LIST);
+    ck_assert_int_eq(attr_value_ints(&two, out, 0, &bad), ATTR_INTS_BAD_LIST);
+    ck_assert_int_eq(bad, -1);
+    ck_assert_int_eq(attr_value_ints(&odd, out, 3, &bad), ATTR_INTS_BAD_ITEM);
+    ck_assert_int_eq(bad, 1);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -2627,6 +2659,9 @@ static Suite *graph_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("canonical types");
     tcase_add_test(tc, test_canonical_tensor_types);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("attributes");
+    tcase_add_test(tc, test_attr_value_ints);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -83,6 +83,15 @@ struct graft_type {
  * graph_attr.c). */
 bool attr_value_equal(const graft_attr_value *a, const graft_attr_value *b);
 
+/* What attr_value_ints finds instead of ints: no value (or None), neither
+ * an int nor a list of at most max, or a list with an item that is no int. */
+enum { ATTR_INTS_ABSENT = -1, ATTR_INTS_BAD_LIST = -2, ATTR_INTS_BAD_ITEM = -3 };
+
+/* Reads v, an int or a list of ints, into out (room for max): their count,
+ * or an ATTR_INTS_* (*bad_item the item's index for ATTR_INTS_BAD_ITEM;
+ * note [int lists] in graph_attr.c). */
+int attr_value_ints(const graft_attr_value *v, int64_t *out, int max, int *bad_item);
+
 /* ---- nodes ---- */
 
 /* A match clause's pattern as printed: pieces of text ("Cons(", ", ",

@@ -445,25 +445,18 @@ const char *eval_attr_str(const EvalCall *c, const char *name, const char *dflt)
 
 int eval_attr_ints(EvalCall *c, const char *name, int64_t *out, int max)
 {
-    const graft_attr_value *v = find_attr(c, name);
-    if (!v)
-        return -1;
-    if (v->kind == GRAFT_ATTR_INT) {
-        out[0] = v->i;
-        return 1;
-    }
-    if (v->kind != GRAFT_ATTR_LIST || v->nitems > max) {
+    int bad_item;
+    int n = attr_value_ints(find_attr(c, name), out, max, &bad_item);
+    switch (n) {
+    case ATTR_INTS_ABSENT: return -1;
+    case ATTR_INTS_BAD_LIST:
         eval_fail(c, "attribute %s: wants a list of at most %d ints", name, max);
         return -2;
+    case ATTR_INTS_BAD_ITEM:
+        eval_fail(c, "attribute %s: item %d is no int", name, bad_item);
+        return -2;
+    default: return n;
     }
-    for (int i = 0; i < v->nitems; i++) {
-        if (v->items[i]->kind != GRAFT_ATTR_INT) {
-            eval_fail(c, "attribute %s: item %d is no int", name, i);
-            return -2;
-        }
-        out[i] = v->items[i]->i;
-    }
-    return v->nitems;
 }
 
 int eval_axis(EvalCall *c, int64_t axis, int rank)

@@ -94,7 +94,8 @@ bool eval_attr_bool(const EvalCall *c, const char *name, bool dflt);
 const char *eval_attr_str(const EvalCall *c, const char *name, const char *dflt);
 /* An int list attribute (a single int counts as a one-item list) into
  * out[0..max-1]; returns the count, -1 when absent or None, -2 (after
- * failing) when it is no int list or longer than max. */
+ * failing) when it is no int list or longer than max (note [int lists]
+ * in src/ir/graph_attr.c). */
 int eval_attr_ints(EvalCall *c, const char *name, int64_t *out, int max);
 /* A (possibly negative) axis normalised to 0..rank-1; -1 after failing. */
 int eval_axis(EvalCall *c, int64_t axis, int rank);
