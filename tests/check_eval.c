@@ -1030,6 +1030,20 @@ START_TEST(test_int_list_attributes)
 }
 END_TEST
 
+/* eval_nargs_first, how most kernels begin: an operand count past the
+ * op's fails as eval_nargs says, a tuple for operand 0 as eval_arg says,
+ * and a count between lo and hi takes operand 0. */
+START_TEST(test_nargs_first)
+{
+    Result r = unary("Squeeze(%x, %x, %x)", 1, DIMS(1), VALS(1));
+    want_error(&r, EVAL_BAD_INPUT, "Squeeze: 3 operands, wants 2");
+    r = unary("Squeeze((%x, %x))", 1, DIMS(1), VALS(1));
+    want_error(&r, EVAL_BAD_INPUT, "Squeeze: operand 1 is a tuple, wants a tensor");
+    r = unary("Squeeze(%x)", 2, DIMS(1, 2), VALS(1, 2));
+    want(&r, 1, DIMS(2), VALS(1, 2));
+}
+END_TEST
+
 static Suite *eval_suite(void)
 {
     Suite *s = suite_create("eval");
@@ -1065,6 +1079,7 @@ static Suite *eval_suite(void)
     tcase_add_test(tc, test_max_min_nan);
     tcase_add_test(tc, test_where_broadcasts);
     tcase_add_test(tc, test_int_list_attributes);
+    tcase_add_test(tc, test_nargs_first);
     suite_add_tcase(s, tc);
     return s;
 }

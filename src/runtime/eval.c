@@ -363,6 +363,11 @@ const Tensor *eval_arg(EvalCall *c, int i)
     return &c->args[i].t;
 }
 
+const Tensor *eval_nargs_first(EvalCall *c, int lo, int hi)
+{
+    return eval_nargs(c, lo, hi) ? eval_arg(c, 0) : NULL;
+}
+
 static bool check_size(EvalCall *c, int rank, const int64_t *dims)
 {
     if (rank > EVAL_MAX_RANK)
@@ -609,7 +614,7 @@ static void softmax_row(const double *x, double *r, int64_t n, int64_t stride,
 
 bool eval_softmax(EvalCall *c, EvalSoftmaxKind kind)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     int axis = x ? eval_attr_axis(c, -1, x->rank) : -1;
     Tensor *r = axis >= 0 ? eval_result(c, x->dtype, x->rank, x->dims) : NULL;
     if (!r)

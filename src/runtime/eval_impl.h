@@ -77,6 +77,9 @@ bool eval_attr_tensor(EvalCall *c, const char *name, Tensor *out);
 int eval_noutputs(const EvalCall *c);
 /* Checks the operand count: between lo and hi. */
 bool eval_nargs(EvalCall *c, int lo, int hi);
+/* Checks the operand count (eval_nargs) and takes operand 0 as a tensor
+ * (eval_arg), as most kernels begin; NULL after failing either. */
+const Tensor *eval_nargs_first(EvalCall *c, int lo, int hi);
 /* Allocates the result tensor (zeroed) in c->out; NULL after failing
  * when it would pass the element limit or EVAL_MAX_RANK. */
 Tensor *eval_result(EvalCall *c, const char *dtype, int rank, const int64_t *dims);
