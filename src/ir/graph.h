@@ -705,7 +705,8 @@ graft_node *graph_child(const graft_node *n, int i);
 
 /* Total bytes the graph holds (arena and node table); divide by
  * graph_node_count for bytes per node.  graph_node_size is sizeof(struct
- * Node): 64 on LP64, plus 32 per operand (graph.c, note [node size]). */
+ * Node), without the operand slots that follow it (note [node size] in
+ * graph.c). */
 size_t graph_bytes(const graft_graph *g);
 size_t graph_node_size(void);
 
