@@ -2571,6 +2571,25 @@ START_TEST(test_attr_value_ints)
 }
 END_TEST
 
+/* node_given_attr: a call's attribute when given, NULL when absent or
+ * None, where node_find_attr gives None as it is. */
+START_TEST(test_node_given_attr)
+{
+    graft_graph *g = graph_new();
+    graft_attr_value *none = graph_new_attr_value(g, GRAFT_ATTR_NULL);
+    graft_attr_value *two = graph_new_attr_value(g, GRAFT_ATTR_INT);
+    two->i = 2;
+    const graft_attr attrs[] = {{"axis", two}, {"axes", none}};
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node *call = graph_add_call(g, "Squeeze", &x, 1, attrs, 2);
+    ck_assert_int_eq(node_given_attr(call, "axis")->i, 2);
+    ck_assert_ptr_null(node_given_attr(call, "axes"));
+    ck_assert_int_eq(node_find_attr(call, "axes")->kind, GRAFT_ATTR_NULL);
+    ck_assert_ptr_null(node_given_attr(call, "perm"));
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -2662,6 +2681,7 @@ static Suite *graph_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("attributes");
     tcase_add_test(tc, test_attr_value_ints);
+    tcase_add_test(tc, test_node_given_attr);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -83,6 +83,10 @@ struct graft_type {
  * graph_attr.c). */
 bool attr_value_equal(const graft_attr_value *a, const graft_attr_value *b);
 
+/* n's attribute name when given, and not None (which TVM's printer writes
+ * for an attribute left unset); NULL otherwise. */
+const graft_attr_value *node_given_attr(const graft_node *n, const char *name);
+
 /* What attr_value_ints finds instead of ints: no value (or None), neither
  * an int nor a list of at most max, or a list with an item that is no int. */
 enum { ATTR_INTS_ABSENT = -1, ATTR_INTS_BAD_LIST = -2, ATTR_INTS_BAD_ITEM = -3 };

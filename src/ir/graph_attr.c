@@ -1,5 +1,5 @@
-/* graph_attr.c - comparing attribute values as TVM does, and reading an
- * int or a list of ints. */
+/* graph_attr.c - comparing attribute values as TVM does, and reading
+ * given ones and ints. */
 #include "graph.h"
 
 #include <math.h>
@@ -58,6 +58,12 @@ bool attr_value_equal(const graft_attr_value *a, const graft_attr_value *b)
         return true;
     default: return false;
     }
+}
+
+const graft_attr_value *node_given_attr(const graft_node *n, const char *name)
+{
+    const graft_attr_value *v = node_find_attr(n, name);
+    return v && v->kind != GRAFT_ATTR_NULL ? v : NULL;
 }
 
 /* note [int lists]: Relay's type relations (rel_ints), ONNX's inference

@@ -59,8 +59,7 @@ const graft_attr_value *rel_attr(const RelCtx *c, const char *name)
 
 bool rel_has(const RelCtx *c, const char *name)
 {
-    const graft_attr_value *v = rel_attr(c, name);
-    return v && v->kind != GRAFT_ATTR_NULL;
+    return node_given_attr(c->call, name) != NULL;
 }
 
 int64_t rel_int(const RelCtx *c, const char *name, int64_t dflt)

@@ -412,15 +412,9 @@ Tensor *eval_field(EvalCall *c, int i, const char *dtype, int rank, const int64_
     return &c->out->fields[i].t;
 }
 
-static const graft_attr_value *find_attr(const EvalCall *c, const char *name)
-{
-    const graft_attr_value *v = node_find_attr(c->node, name);
-    return v && v->kind != GRAFT_ATTR_NULL ? v : NULL;
-}
-
 int64_t eval_attr_int(const EvalCall *c, const char *name, int64_t dflt)
 {
-    const graft_attr_value *v = find_attr(c, name);
+    const graft_attr_value *v = node_given_attr(c->node, name);
     if (v && v->kind == GRAFT_ATTR_LIST && v->nitems == 1)
         v = v->items[0];
     if (!v)
@@ -430,7 +424,7 @@ int64_t eval_attr_int(const EvalCall *c, const char *name, int64_t dflt)
 
 double eval_attr_float(const EvalCall *c, const char *name, double dflt)
 {
-    const graft_attr_value *v = find_attr(c, name);
+    const graft_attr_value *v = node_given_attr(c->node, name);
     if (!v)
         return dflt;
     return v->kind == GRAFT_ATTR_FLOAT ? v->f : (double)v->i;
@@ -438,20 +432,20 @@ double eval_attr_float(const EvalCall *c, const char *name, double dflt)
 
 bool eval_attr_bool(const EvalCall *c, const char *name, bool dflt)
 {
-    const graft_attr_value *v = find_attr(c, name);
+    const graft_attr_value *v = node_given_attr(c->node, name);
     return v ? v->i != 0 : dflt;
 }
 
 const char *eval_attr_str(const EvalCall *c, const char *name, const char *dflt)
 {
-    const graft_attr_value *v = find_attr(c, name);
+    const graft_attr_value *v = node_given_attr(c->node, name);
     return v && v->kind == GRAFT_ATTR_STRING ? v->s : dflt;
 }
 
 int eval_attr_ints(EvalCall *c, const char *name, int64_t *out, int max)
 {
     int bad_item;
-    int n = attr_value_ints(find_attr(c, name), out, max, &bad_item);
+    int n = attr_value_ints(node_given_attr(c->node, name), out, max, &bad_item);
     switch (n) {
     case ATTR_INTS_ABSENT: return -1;
     case ATTR_INTS_BAD_LIST:

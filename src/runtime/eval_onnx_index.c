@@ -170,17 +170,11 @@ static bool number_tensor(EvalCall *c, const graft_attr_value *v, const char *dt
     return r != NULL;
 }
 
-/* An attribute of n, NULL when absent or None: a Constant a rule's action
- * makes (fold(Constant(value_ints=shape(r)))) holds None in the attributes
- * it leaves out (graft-rules(5), "ACTIONS"), which the ONNX writer omits. */
-static const graft_attr_value *given_attr(const graft_node *n, const char *name)
-{
-    const graft_attr_value *v = node_find_attr(n, name);
-    return v && v->kind != GRAFT_ATTR_NULL ? v : NULL;
-}
-
 /* Constant(value=tensor | value_float(s) | value_int(s)): the tensor its
- * one attribute gives (sparse and string values are not evaluated). */
+ * one attribute gives (sparse and string values are not evaluated).  The
+ * attributes are read as given (node_given_attr): a Constant a rule's
+ * action makes (fold(Constant(value_ints=shape(r)))) holds None in those
+ * it leaves out (graft-rules(5), "ACTIONS"), which the ONNX writer omits. */
 static bool op_constant(EvalCall *c)
 {
     static const char *const names[][2] = {
@@ -189,14 +183,14 @@ static bool op_constant(EvalCall *c)
     Tensor t;
     if (!eval_nargs(c, 0, 0))
         return false;
-    if (given_attr(c->node, "value")) {
+    if (node_given_attr(c->node, "value")) {
         if (!eval_attr_tensor(c, "value", &t))
             return false;
         c->out->t = t;
         return true;
     }
     for (size_t i = 0; i < ARRAY_LEN(names); i++) {
-        const graft_attr_value *v = given_attr(c->node, names[i][0]);
+        const graft_attr_value *v = node_given_attr(c->node, names[i][0]);
         if (v)
             return number_tensor(c, v, names[i][1]);
     }

@@ -375,8 +375,7 @@ static bool op_take(EvalCall *c)
     const Tensor *idx = x ? eval_arg(c, 1) : NULL;
     if (!idx)
         return false;
-    const graft_attr_value *axis_attr = node_find_attr(c->node, "axis");
-    bool flat = !axis_attr || axis_attr->kind == GRAFT_ATTR_NULL;
+    bool flat = !node_given_attr(c->node, "axis");
     Tensor whole = {.dtype = x->dtype, .rank = 1, .dims = {(int64_t)x->size}, .size = x->size,
                     .data = x->data};
     const Tensor *src = flat ? &whole : x;
