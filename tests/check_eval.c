@@ -1000,6 +1000,50 @@ START_TEST(test_where_broadcasts)
 }
 END_TEST
 
+/* note [int lists] in src/ir/graph_attr.c, as the evaluator reads it
+ * (eval_attr_ints): ONNX's Squeeze of x (1, 3, 1) by axes as one int, a
+ * list of two, absent or None (every dim of 1), and the errors of a list
+ * of nine (past EVAL_MAX_RANK) and of a float item, in eval_attr_ints'
+ * words. */
+START_TEST(test_int_list_attributes)
+{
+    static const struct {
+        const char *body;
+        int rank; /* of the result; -1: the error msg */
+        const char *msg;
+    } cases[] = {
+        {"Squeeze(%x, axes=0)", 2, NULL},
+        {"Squeeze(%x, axes=[0, 2])", 1, NULL},
+        {"Squeeze(%x)", 1, NULL},
+        {"Squeeze(%x, axes=None)", 1, NULL},
+        {"Squeeze(%x, axes=[0, 0, 0, 0, 0, 0, 0, 0, 0])", -1,
+         "Squeeze: attribute axes: wants a list of at most 8 ints"},
+        {"Squeeze(%x, axes=[0, 1.5f])", -1, "Squeeze: attribute axes: item 1 is no int"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Result r = unary(cases[i].body, 3, DIMS(1, 3, 1), VALS(1, 2, 3));
+        if (cases[i].rank < 0)
+            want_error(&r, EVAL_BAD_INPUT, cases[i].msg);
+        else
+            want(&r, cases[i].rank, DIMS(3, 1), VALS(1, 2, 3));
+    }
+}
+END_TEST
+
+/* eval_nargs_first, how most kernels begin: an operand count past the
+ * op's fails as eval_nargs says, a tuple for operand 0 as eval_arg says,
+ * and a count between lo and hi takes operand 0. */
+START_TEST(test_nargs_first)
+{
+    Result r = unary("Squeeze(%x, %x, %x)", 1, DIMS(1), VALS(1));
+    want_error(&r, EVAL_BAD_INPUT, "Squeeze: 3 operands, wants 2");
+    r = unary("Squeeze((%x, %x))", 1, DIMS(1), VALS(1));
+    want_error(&r, EVAL_BAD_INPUT, "Squeeze: operand 1 is a tuple, wants a tensor");
+    r = unary("Squeeze(%x)", 2, DIMS(1, 2), VALS(1, 2));
+    want(&r, 1, DIMS(2), VALS(1, 2));
+}
+END_TEST
+
 static Suite *eval_suite(void)
 {
     Suite *s = suite_create("eval");
@@ -1034,6 +1078,8 @@ static Suite *eval_suite(void)
     tcase_add_test(tc, test_integer_floor_division);
     tcase_add_test(tc, test_max_min_nan);
     tcase_add_test(tc, test_where_broadcasts);
+    tcase_add_test(tc, test_int_list_attributes);
+    tcase_add_test(tc, test_nargs_first);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -2539,6 +2539,57 @@ START_TEST(test_new_names_listed_exactly)
 }
 END_TEST
 
+/* note [int lists] in graph_attr.c: attr_value_ints reads an int as a
+ * list of one, a list of at most max whole, and says what is wrong with
+ * the rest: no value or None, a list longer than max, a string, an int
+ * where max leaves no room, and a list whose item 1 is a float. */
+START_TEST(test_attr_value_ints)
+{
+    static const graft_attr_value none = {.kind = GRAFT_ATTR_NULL};
+    static const graft_attr_value two = {.kind = GRAFT_ATTR_INT, .i = 2};
+    static const graft_attr_value three = {.kind = GRAFT_ATTR_INT, .i = -3};
+    static const graft_attr_value half = {.kind = GRAFT_ATTR_FLOAT, .f = 0.5};
+    static const graft_attr_value text = {.kind = GRAFT_ATTR_STRING, .s = "2"};
+    static const graft_attr_value *const ints[] = {&two, &three, &two};
+    static const graft_attr_value *const mixed[] = {&two, &half};
+    const graft_attr_value list = {.kind = GRAFT_ATTR_LIST, .nitems = 3, .items = ints};
+    const graft_attr_value odd = {.kind = GRAFT_ATTR_LIST, .nitems = 2, .items = mixed};
+    int64_t out[3] = {0, 0, 0};
+    int bad = -1;
+    ck_assert_int_eq(attr_value_ints(&two, out, 1, &bad), 1);
+    ck_assert_int_eq(out[0], 2);
+    ck_assert_int_eq(attr_value_ints(&list, out, 3, &bad), 3);
+    ck_assert(out[0] == 2 && out[1] == -3 && out[2] == 2);
+    ck_assert_int_eq(attr_value_ints(NULL, out, 3, &bad), ATTR_INTS_ABSENT);
+    ck_assert_int_eq(attr_value_ints(&none, out, 3, &bad), ATTR_INTS_ABSENT);
+    ck_assert_int_eq(attr_value_ints(&list, out, 2, &bad), ATTR_INTS_BAD_LIST);
+    ck_assert_int_eq(attr_value_ints(&text, out, 3, &bad), ATTR_INTS_BAD_LIST);
+    ck_assert_int_eq(attr_value_ints(&two, out, 0, &bad), ATTR_INTS_BAD_LIST);
+    ck_assert_int_eq(bad, -1);
+    ck_assert_int_eq(attr_value_ints(&odd, out, 3, &bad), ATTR_INTS_BAD_ITEM);
+    ck_assert_int_eq(bad, 1);
+}
+END_TEST
+
+/* node_given_attr: a call's attribute when given, NULL when absent or
+ * None, where node_find_attr gives None as it is. */
+START_TEST(test_node_given_attr)
+{
+    graft_graph *g = graph_new();
+    graft_attr_value *none = graph_new_attr_value(g, GRAFT_ATTR_NULL);
+    graft_attr_value *two = graph_new_attr_value(g, GRAFT_ATTR_INT);
+    two->i = 2;
+    const graft_attr attrs[] = {{"axis", two}, {"axes", none}};
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node *call = graph_add_call(g, "Squeeze", &x, 1, attrs, 2);
+    ck_assert_int_eq(node_given_attr(call, "axis")->i, 2);
+    ck_assert_ptr_null(node_given_attr(call, "axes"));
+    ck_assert_int_eq(node_find_attr(call, "axes")->kind, GRAFT_ATTR_NULL);
+    ck_assert_ptr_null(node_given_attr(call, "perm"));
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -2627,6 +2678,10 @@ static Suite *graph_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("canonical types");
     tcase_add_test(tc, test_canonical_tensor_types);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("attributes");
+    tcase_add_test(tc, test_attr_value_ints);
+    tcase_add_test(tc, test_node_given_attr);
     suite_add_tcase(s, tc);
     return s;
 }

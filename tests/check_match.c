@@ -233,6 +233,36 @@ START_TEST(stale_labels_go_to_the_goal_machine)
 }
 END_TEST
 
+/* The grouper of a fresh engine over f's graph, at a pass of rule r. */
+static graft_engine *begin_pass(Fixture *f, Grouper *gp, uint32_t r)
+{
+    graft_engine *e = engine_new(&f->rules->rs, f->g, NULL);
+    engine_label_all(e);
+    grouper_init(gp, e);
+    grouper_begin(gp, r);
+    return e;
+}
+
+/* Frees what begin_pass made, and f. */
+static void end_pass(Fixture *f, Grouper *gp, graft_engine *e)
+{
+    grouper_free(gp);
+    engine_free(e);
+    close_fixture(f);
+}
+
+/* begin_pass of "e := exp(x)" over an exp of an exp whose inner exp the
+ * output reads too, each its own group: *outer the exp of the exp. */
+static graft_engine *begin_exp_of_exp(Fixture *f, Grouper *gp, graft_node **outer,
+                                      graft_node **inner)
+{
+    open_fixture(f, "e := exp(x) => partition\n",
+                 "def @main(%p) {\n  %0 = exp(%p);\n  %1 = exp(%0);\n  (%1, %0)\n}\n");
+    *outer = graph_node(f->g, 2);
+    *inner = graph_node(f->g, 1);
+    return begin_pass(f, gp, 0);
+}
+
 /* note [claim stamps] (group.h): one word per node id tells whether this
  * pass claimed a node and which group: two groups of one pass, each
  * owning its region; the next pass sees neither claimed.  A pass whose
@@ -244,12 +274,9 @@ START_TEST(claim_stamps_tell_pass_and_owner)
     Fixture f;
     open_fixture(&f, "e := exp(x) => partition\n",
                  "def @main(%p, %q) {\n  %0 = exp(%p);\n  %1 = exp(%q);\n  (%0, %1)\n}\n");
-    graft_engine *e = engine_new(&f.rules->rs, f.g, NULL);
-    engine_label_all(e);
-    graft_node *ep = graph_node(f.g, 2), *eq = graph_node(f.g, 3);
     Grouper gp;
-    grouper_init(&gp, e);
-    grouper_begin(&gp, 0);
+    graft_engine *e = begin_pass(&f, &gp, 0);
+    graft_node *ep = graph_node(f.g, 2), *eq = graph_node(f.g, 3);
     Group gr;
     ck_assert(grouper_try(&gp, ep, false, &gr) && grouper_try(&gp, eq, false, &gr));
     ck_assert(grouper_claimed(&gp, ep) && grouper_claimed(&gp, eq));
@@ -269,9 +296,7 @@ START_TEST(claim_stamps_tell_pass_and_owner)
     ck_assert(grouper_try(&gp, eq, false, &gr));
     ck_assert(!grouper_claimed(&gp, ep) && grouper_claimed(&gp, eq));
     ck_assert_ptr_eq(grouper_owner(&gp, eq), eq);
-    grouper_free(&gp);
-    engine_free(e);
-    close_fixture(&f);
+    end_pass(&f, &gp, e);
 }
 END_TEST
 
@@ -331,16 +356,6 @@ START_TEST(direct_lines_find_the_goal_machines_matches)
 }
 END_TEST
 
-/* The grouper of a fresh engine over f's graph, at a pass of rule r. */
-static graft_engine *begin_pass(Fixture *f, Grouper *gp, uint32_t r)
-{
-    graft_engine *e = engine_new(&f->rules->rs, f->g, NULL);
-    engine_label_all(e);
-    grouper_init(gp, e);
-    grouper_begin(gp, r);
-    return e;
-}
-
 /* note [region from the pairs] (src/runtime/group.c): add(exp(p), exp(p))
  * matched by exp(a) + exp(b) lists exp once (inputs p); by x + exp(y) exp
  * is an input too, so the walk stops there (region add, inputs exp and p,
@@ -369,9 +384,7 @@ START_TEST(regions_from_the_pairs_are_the_walks)
     ck_assert_ptr_eq(gp.region.items[0], add);
     ck_assert_uint_eq(gr.ninputs, 2);
     ck_assert(group_inputs(&gp, &gr)[0] == ex && group_inputs(&gp, &gr)[1] == p);
-    grouper_free(&gp);
-    engine_free(e);
-    close_fixture(&f);
+    end_pass(&f, &gp, e);
     open_fixture(&f, "ov := exp(a) + sigmoid(b) => partition\n",
                  "def @main(%p) {\n  %0 = exp(%p);\n  %1 = sigmoid(%p);\n"
                  "  %2 = add(%0, %1);\n  %3 = add(%0, %1);\n  (%2, %3)\n}\n");
@@ -382,9 +395,7 @@ START_TEST(regions_from_the_pairs_are_the_walks)
     ck_assert(!grouper_try(&gp, graph_node(f.g, 4), false, &gr));
     ck_assert_int_eq(v.fate, PART_INTERIOR);
     ck_assert(v.a == graph_node(f.g, 2) && v.b == graph_node(f.g, 3));
-    grouper_free(&gp);
-    engine_free(e);
-    close_fixture(&f);
+    end_pass(&f, &gp, e);
     open_fixture(&f, "ee := exp(exp(a)) => partition\n",
                  "def @main(%p) {\n  %0 = exp(%p);\n  %1 = exp(%0);\n  exp(%1)\n}\n");
     e = begin_pass(&f, &gp, 0);
@@ -394,9 +405,7 @@ START_TEST(regions_from_the_pairs_are_the_walks)
     ck_assert(!grouper_try(&gp, graph_node(f.g, 2), false, &gr));
     ck_assert_int_eq(v.fate, PART_OVERLAP);
     ck_assert(v.a == graph_node(f.g, 2) && v.b == graph_node(f.g, 3));
-    grouper_free(&gp);
-    engine_free(e);
-    close_fixture(&f);
+    end_pass(&f, &gp, e);
 }
 END_TEST
 
@@ -497,9 +506,7 @@ START_TEST(groups_tell_interior_read_inside)
     Group gr;
     ck_assert(grouper_try(&gp, graph_node(f.g, 2), false, &gr));
     ck_assert(gr.read_inside);
-    grouper_free(&gp);
-    engine_free(e);
-    close_fixture(&f);
+    end_pass(&f, &gp, e);
     open_fixture(&f, "ea := exp(a) + b => partition\n",
                  "def @main(%p) {\n  %0 = exp(%p);\n  %1 = tanh(%0);\n  add(%0, %1)\n}\n");
     e = begin_pass(&f, &gp, 0);
@@ -507,9 +514,7 @@ START_TEST(groups_tell_interior_read_inside)
     ck_assert(!gr.read_inside);
     ck_assert_uint_eq(gp.region.len, 2);
     ck_assert_uint_eq(gr.ninputs, 2);
-    grouper_free(&gp);
-    engine_free(e);
-    close_fixture(&f);
+    end_pass(&f, &gp, e);
 }
 END_TEST
 
@@ -580,9 +585,7 @@ START_TEST(line_roles_are_learnt_once_a_pass)
     ck_assert(grouper_try(&gp, graph_node(f.g, 8), false, &gr));
     ck_assert(!gp.roles_lined);
     ck_assert_uint_eq(gr.ninputs, 2); /* the add's operands: exp(q) and 2f */
-    grouper_free(&gp);
-    engine_free(e);
-    close_fixture(&f);
+    end_pass(&f, &gp, e);
 }
 END_TEST
 
@@ -642,9 +645,7 @@ START_TEST(short_marks_wrap_and_one_reader_lists_clean)
     ck_assert_uint_eq(gp.mark[4], 2); /* exp(q): the region's */
     ck_assert_uint_eq(gp.mark[0], 1); /* p: an input */
     ck_assert_uint_eq(e->stats.rules[0].interior, 1);
-    grouper_free(&gp);
-    engine_free(e);
-    close_fixture(&f);
+    end_pass(&f, &gp, e);
 }
 END_TEST
 
@@ -723,9 +724,7 @@ START_TEST(input_blocks_keep_each_groups_inputs)
         ck_assert_ptr_eq(group_inputs(&gp, &groups[k])[0], graph_node(f.g, N - k - 1));
     }
     free(groups);
-    grouper_free(&gp);
-    engine_free(e);
-    close_fixture(&f);
+    end_pass(&f, &gp, e);
     strbuf_free(&model);
 }
 END_TEST
@@ -820,15 +819,10 @@ END_TEST
 START_TEST(marks_freed_between_tries_and_actions)
 {
     Fixture f;
-    open_fixture(&f, "e := exp(x) => partition\n",
-                 "def @main(%p) {\n  %0 = exp(%p);\n  %1 = exp(%0);\n  (%1, %0)\n}\n");
-    graft_engine *e = engine_new(&f.rules->rs, f.g, NULL);
-    engine_label_all(e);
-    graft_node *outer = graph_node(f.g, 2), *inner = graph_node(f.g, 1);
-    ck_assert_int_eq(node_kind(outer), NODE_CALL);
     Grouper gp;
-    grouper_init(&gp, e);
-    grouper_begin(&gp, 0);
+    graft_node *outer, *inner;
+    graft_engine *e = begin_exp_of_exp(&f, &gp, &outer, &inner);
+    ck_assert_int_eq(node_kind(outer), NODE_CALL);
     Group gr;
     ck_assert(grouper_try(&gp, outer, false, &gr));
     ck_assert_uint_eq(gr.ninputs, 1);
@@ -844,9 +838,7 @@ START_TEST(marks_freed_between_tries_and_actions)
     ck_assert_uint_eq(gr.ninputs, 1);
     ck_assert_ptr_eq(group_inputs(&gp, &gr)[0], graph_node(f.g, 0));
     ck_assert(!grouper_try(&gp, inner, false, &gr)); /* claimed: overlaps */
-    grouper_free(&gp);
-    engine_free(e);
-    close_fixture(&f);
+    end_pass(&f, &gp, e);
 }
 END_TEST
 
@@ -871,14 +863,9 @@ END_TEST
 START_TEST(claims_freed_before_the_groups_are_applied)
 {
     Fixture f;
-    open_fixture(&f, "e := exp(x) => partition\n",
-                 "def @main(%p) {\n  %0 = exp(%p);\n  %1 = exp(%0);\n  (%1, %0)\n}\n");
-    graft_engine *e = engine_new(&f.rules->rs, f.g, NULL);
-    engine_label_all(e);
-    graft_node *outer = graph_node(f.g, 2), *inner = graph_node(f.g, 1);
     Grouper gp;
-    grouper_init(&gp, e);
-    grouper_begin(&gp, 0);
+    graft_node *outer, *inner;
+    graft_engine *e = begin_exp_of_exp(&f, &gp, &outer, &inner);
     Group gr;
     ck_assert(grouper_try(&gp, outer, false, &gr));
     grouper_end_claims(&gp);
@@ -905,9 +892,7 @@ START_TEST(claims_freed_before_the_groups_are_applied)
     grouper_free_inputs_before(&gp, 3); /* past the full ones: the last stays */
     ck_assert_ptr_null(gp.full.items[1]);
     ck_assert_uint_eq(gp.freed_blocks, 3);
-    grouper_free(&gp);
-    engine_free(e);
-    close_fixture(&f);
+    end_pass(&f, &gp, e);
 }
 END_TEST
 

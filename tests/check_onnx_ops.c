@@ -296,6 +296,65 @@ START_TEST(test_inference_several_outputs)
 }
 END_TEST
 
+/* Squeeze of a float32 (1, 3, 1) by the attribute axes (none when NULL):
+ * its result's dims as "(3, 1)", or "error: WHY". */
+static char *squeezed_by(const graft_attr_value *axes)
+{
+    graft_graph *g = graph_new();
+    graft_attr attr = {"axes", axes};
+    graft_node *call = graph_add_call(g, "Squeeze", NULL, 0, &attr, axes ? 1 : 0);
+    OnnxType in = {.dtype = "float32", .rank = 3, .dims = {1, 3, 1}}, res;
+    StrBuf text = {0};
+    if (!onnx_infer(call, &in, 1, &res, 1, &text)) {
+        StrBuf e = {0};
+        strbuf_printf(&e, "error: %s", text.data);
+        strbuf_free(&text);
+        text = e;
+    } else {
+        for (int i = 0; i < res.rank; i++)
+            strbuf_printf(&text, "%s%lld", i ? ", " : "(", (long long)res.dims[i]);
+        strbuf_puts(&text, ")");
+    }
+    graph_free(g);
+    return text.data;
+}
+
+/* note [int lists] in src/ir/graph_attr.c, as ONNX's inference reads it
+ * (infer_attr_ints): Squeeze's axes as one int, a list of two, absent or
+ * None (every dim of 1), and the errors of a list of nine (past
+ * ONNX_MAX_RANK) and of a float item, in infer_attr_ints' words. */
+START_TEST(test_int_list_attributes)
+{
+    static const graft_attr_value none = {.kind = GRAFT_ATTR_NULL};
+    static const graft_attr_value zero = {.kind = GRAFT_ATTR_INT, .i = 0};
+    static const graft_attr_value two = {.kind = GRAFT_ATTR_INT, .i = 2};
+    static const graft_attr_value half = {.kind = GRAFT_ATTR_FLOAT, .f = 0.5};
+    static const graft_attr_value *const ends[] = {&zero, &two};
+    static const graft_attr_value *const zeros[] = {&zero, &zero, &zero, &zero, &zero,
+                                                    &zero, &zero, &zero, &zero};
+    static const graft_attr_value *const mixed[] = {&zero, &half};
+    static const graft_attr_value list = {.kind = GRAFT_ATTR_LIST, .nitems = 2, .items = ends};
+    static const graft_attr_value nine = {.kind = GRAFT_ATTR_LIST, .nitems = 9, .items = zeros};
+    static const graft_attr_value odd = {.kind = GRAFT_ATTR_LIST, .nitems = 2, .items = mixed};
+    static const struct {
+        const graft_attr_value *axes;
+        const char *want;
+    } cases[] = {
+        {&zero, "(3, 1)"},
+        {&list, "(3)"},
+        {NULL, "(3)"},
+        {&none, "(3)"},
+        {&nine, "error: Squeeze: attribute axes: wants a list of at most 8 ints"},
+        {&odd, "error: Squeeze: attribute axes: item 1 is no int"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        char *got = squeezed_by(cases[i].axes);
+        ck_assert_str_eq(got, cases[i].want);
+        free(got);
+    }
+}
+END_TEST
+
 static Suite *onnx_ops_suite(void)
 {
     Suite *s = suite_create("onnx_ops");
@@ -304,6 +363,7 @@ static Suite *onnx_ops_suite(void)
     tcase_add_test(tc, test_node_tests);
     tcase_add_test(tc, test_inference_unknown_and_contradictions);
     tcase_add_test(tc, test_inference_several_outputs);
+    tcase_add_test(tc, test_int_list_attributes);
     suite_add_tcase(s, tc);
     return s;
 }

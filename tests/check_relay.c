@@ -2782,6 +2782,42 @@ START_TEST(test_temps_hint_counted)
 }
 END_TEST
 
+/* note [int lists] in src/ir/graph_attr.c, as Relay's relations read it
+ * (rel_ints): conv2d's strides on x (1, 3, 8, 8) and w (4, 3, 3, 3) as
+ * one int for both dims, a list of two, absent or None (TVM's 1), and
+ * the errors of a list of three and of a float item, in rel_ints' words. */
+#define CONV_PARAMS "%x: Tensor[(1, 3, 8, 8), float32], %w: Tensor[(4, 3, 3, 3), float32]"
+static const TypeCase int_list_cases[] = {
+    {CONV_PARAMS, "nn.conv2d(%x, %w, strides=2)", "Tensor[(1, 4, 3, 3), float32]"},
+    {CONV_PARAMS, "nn.conv2d(%x, %w, strides=[2, 1])", "Tensor[(1, 4, 3, 6), float32]"},
+    {CONV_PARAMS, "nn.conv2d(%x, %w)", "Tensor[(1, 4, 6, 6), float32]"},
+    {CONV_PARAMS, "nn.conv2d(%x, %w, strides=None)", "Tensor[(1, 4, 6, 6), float32]"},
+    {CONV_PARAMS, "nn.conv2d(%x, %w, strides=[1, 1, 1])",
+     "error: nn.conv2d: attribute 'strides' must be a list of at most 2 integers"},
+    {CONV_PARAMS, "nn.conv2d(%x, %w, strides=[1, 1.5f])",
+     "error: nn.conv2d: attribute 'strides' must be a list of integers"},
+};
+#undef CONV_PARAMS
+
+START_TEST(test_int_list_attributes)
+{
+    const TypeCase *tc = &int_list_cases[_i];
+    if (strncmp(tc->type, "error: ", 7) != 0) {
+        char *got = output_type(tc);
+        ck_assert_msg(strcmp(got, tc->type) == 0, "%s: got %s", tc->body, got);
+        free(got);
+        return;
+    }
+    char text[1024], want[1024];
+    snprintf(text, sizeof text, "def @main(%s) {\n  %s\n}\n", tc->params, tc->body);
+    snprintf(want, sizeof want, "test.relay:2:3: error: type error: %s\n", tc->type + 7);
+    char *diags;
+    ck_assert_ptr_null(reprint("test.relay", text, strlen(text), &diags));
+    ck_assert_msg(strncmp(diags, want, strlen(want)) == 0, "%s: got %s", tc->body, diags);
+    free(diags);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -2880,6 +2916,9 @@ static Suite *relay_suite(void)
     tc = tcase_create("printer slots");
     tcase_add_test(tc, test_temp_slots);
     tcase_add_test(tc, test_names_mostly_variables);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("int lists");
+    tcase_add_loop_test(tc, test_int_list_attributes, 0, (int)ARRAY_LEN(int_list_cases));
     suite_add_tcase(s, tc);
     return s;
 }

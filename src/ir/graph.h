@@ -83,6 +83,19 @@ struct graft_type {
  * graph_attr.c). */
 bool attr_value_equal(const graft_attr_value *a, const graft_attr_value *b);
 
+/* n's attribute name when given, and not None (which TVM's printer writes
+ * for an attribute left unset); NULL otherwise. */
+const graft_attr_value *node_given_attr(const graft_node *n, const char *name);
+
+/* What attr_value_ints finds instead of ints: no value (or None), neither
+ * an int nor a list of at most max, or a list with an item that is no int. */
+enum { ATTR_INTS_ABSENT = -1, ATTR_INTS_BAD_LIST = -2, ATTR_INTS_BAD_ITEM = -3 };
+
+/* Reads v, an int or a list of ints, into out (room for max): their count,
+ * or an ATTR_INTS_* (*bad_item the item's index for ATTR_INTS_BAD_ITEM;
+ * note [int lists] in graph_attr.c). */
+int attr_value_ints(const graft_attr_value *v, int64_t *out, int max, int *bad_item);
+
 /* ---- nodes ---- */
 
 /* A match clause's pattern as printed: pieces of text ("Cons(", ", ",
@@ -696,7 +709,8 @@ graft_node *graph_child(const graft_node *n, int i);
 
 /* Total bytes the graph holds (arena and node table); divide by
  * graph_node_count for bytes per node.  graph_node_size is sizeof(struct
- * Node): 64 on LP64, plus 32 per operand (graph.c, note [node size]). */
+ * Node), without the operand slots that follow it (note [node size] in
+ * graph.c). */
 size_t graph_bytes(const graft_graph *g);
 size_t graph_node_size(void);
 

@@ -1,4 +1,5 @@
-/* graph_attr.c - comparing attribute values as TVM does. */
+/* graph_attr.c - comparing attribute values as TVM does, and reading
+ * given ones and ints. */
 #include "graph.h"
 
 #include <math.h>
@@ -57,4 +58,40 @@ bool attr_value_equal(const graft_attr_value *a, const graft_attr_value *b)
         return true;
     default: return false;
     }
+}
+
+const graft_attr_value *node_given_attr(const graft_node *n, const char *name)
+{
+    const graft_attr_value *v = node_find_attr(n, name);
+    return v && v->kind != GRAFT_ATTR_NULL ? v : NULL;
+}
+
+/* note [int lists]: Relay's type relations (rel_ints), ONNX's inference
+ * (infer_attr_ints) and the evaluator (eval_attr_ints) each read an
+ * attribute that is one int or a list of ints into an array of at most
+ * max; attr_value_ints reads it for the three.  It says what is wrong and
+ * reports nothing, since each keeps its own diagnostic and its own answer
+ * for an absent attribute (Relay's 0, as TVM reads an empty Array; the
+ * others' -1).  One int needs room for one, as ONNX's reader had it;
+ * Relay's and the evaluator's took one whatever max was, which changes no
+ * answer of theirs: every max they pass is at least 1 (a spatial count, a
+ * rank or a count of values plus one). */
+int attr_value_ints(const graft_attr_value *v, int64_t *out, int max, int *bad_item)
+{
+    if (!v || v->kind == GRAFT_ATTR_NULL)
+        return ATTR_INTS_ABSENT;
+    if (v->kind == GRAFT_ATTR_INT && max >= 1) {
+        out[0] = v->i;
+        return 1;
+    }
+    if (v->kind != GRAFT_ATTR_LIST || v->nitems > max)
+        return ATTR_INTS_BAD_LIST;
+    for (int i = 0; i < v->nitems; i++) {
+        if (v->items[i]->kind != GRAFT_ATTR_INT) {
+            *bad_item = i;
+            return ATTR_INTS_BAD_ITEM;
+        }
+        out[i] = v->items[i]->i;
+    }
+    return v->nitems;
 }

@@ -186,45 +186,32 @@ bool infer_nin(InferCall *c, int lo, int hi)
     return true;
 }
 
-static const graft_attr_value *find_attr(const InferCall *c, const char *name)
-{
-    const graft_attr_value *v = node_find_attr(c->node, name);
-    return v && v->kind != GRAFT_ATTR_NULL ? v : NULL;
-}
-
 int64_t infer_attr_int(const InferCall *c, const char *name, int64_t dflt)
 {
-    const graft_attr_value *v = find_attr(c, name);
+    const graft_attr_value *v = node_given_attr(c->node, name);
     return v && v->kind == GRAFT_ATTR_INT ? v->i : dflt;
 }
 
 const char *infer_attr_str(const InferCall *c, const char *name, const char *dflt)
 {
-    const graft_attr_value *v = find_attr(c, name);
+    const graft_attr_value *v = node_given_attr(c->node, name);
     return v && v->kind == GRAFT_ATTR_STRING ? v->s : dflt;
 }
 
 int infer_attr_ints(InferCall *c, const char *name, int64_t *out, int max)
 {
-    const graft_attr_value *v = find_attr(c, name);
-    if (!v)
-        return -1;
-    if (v->kind == GRAFT_ATTR_INT && max >= 1) {
-        out[0] = v->i;
-        return 1;
-    }
-    if (v->kind != GRAFT_ATTR_LIST || v->nitems > max) {
+    int bad_item;
+    int n = attr_value_ints(node_given_attr(c->node, name), out, max, &bad_item);
+    switch (n) {
+    case ATTR_INTS_ABSENT: return -1;
+    case ATTR_INTS_BAD_LIST:
         infer_fail(c, "attribute %s: wants a list of at most %d ints", name, max);
         return -2;
+    case ATTR_INTS_BAD_ITEM:
+        infer_fail(c, "attribute %s: item %d is no int", name, bad_item);
+        return -2;
+    default: return n;
     }
-    for (int i = 0; i < v->nitems; i++) {
-        if (v->items[i]->kind != GRAFT_ATTR_INT) {
-            infer_fail(c, "attribute %s: item %d is no int", name, i);
-            return -2;
-        }
-        out[i] = v->items[i]->i;
-    }
-    return v->nitems;
 }
 
 int infer_in_ints(InferCall *c, int i, int64_t *out, int max)

@@ -55,7 +55,8 @@ bool infer_nin(InferCall *c, int lo, int hi);
 int64_t infer_attr_int(const InferCall *c, const char *name, int64_t dflt);
 const char *infer_attr_str(const InferCall *c, const char *name, const char *dflt);
 /* An ints attribute into out[0..max-1]: the count, -1 when absent, -2
- * after failing (not an int list, or longer than max). */
+ * after failing (not an int list, or longer than max; note [int lists] in
+ * src/ir/graph_attr.c). */
 int infer_attr_ints(InferCall *c, const char *name, int64_t *out, int max);
 /* The elements of t, an input of c, when it is a small constant (in
  * *count; owned by the call), else NULL (note [values on demand] in

@@ -59,8 +59,7 @@ const graft_attr_value *rel_attr(const RelCtx *c, const char *name)
 
 bool rel_has(const RelCtx *c, const char *name)
 {
-    const graft_attr_value *v = rel_attr(c, name);
-    return v && v->kind != GRAFT_ATTR_NULL;
+    return node_given_attr(c->call, name) != NULL;
 }
 
 int64_t rel_int(const RelCtx *c, const char *name, int64_t dflt)
@@ -105,25 +104,18 @@ const char *rel_dtype(const RelCtx *c, const char *name, const char *dflt)
 
 int rel_ints(RelCtx *c, const char *name, int64_t *out, int max)
 {
-    const graft_attr_value *v = rel_attr(c, name);
-    if (!v || v->kind == GRAFT_ATTR_NULL)
-        return 0;
-    if (v->kind == GRAFT_ATTR_INT) {
-        out[0] = v->i;
-        return 1;
-    }
-    if (v->kind != GRAFT_ATTR_LIST || v->nitems > max) {
+    int bad_item;
+    int n = attr_value_ints(rel_attr(c, name), out, max, &bad_item);
+    switch (n) {
+    case ATTR_INTS_ABSENT: return 0;
+    case ATTR_INTS_BAD_LIST:
         rel_fail(c, "attribute '%s' must be a list of at most %d integers", name, max);
         return -1;
+    case ATTR_INTS_BAD_ITEM:
+        rel_fail(c, "attribute '%s' must be a list of integers", name);
+        return -1;
+    default: return n;
     }
-    for (int i = 0; i < v->nitems; i++) {
-        if (v->items[i]->kind != GRAFT_ATTR_INT) {
-            rel_fail(c, "attribute '%s' must be a list of integers", name);
-            return -1;
-        }
-        out[i] = v->items[i]->i;
-    }
-    return v->nitems;
 }
 
 int rel_axis(RelCtx *c, int64_t axis, int rank)

@@ -100,7 +100,7 @@ const char *rel_str(const RelCtx *c, const char *name, const char *dflt);
 const char *rel_dtype(const RelCtx *c, const char *name, const char *dflt);
 /* An int list (an int alone counts as a list of one) into out, at most
  * max items: the count, 0 for None or absent, -1 after reporting a
- * value that is not a list of ints. */
+ * value that is not a list of ints (note [int lists] in src/ir/graph_attr.c). */
 int rel_ints(RelCtx *c, const char *name, int64_t *out, int max);
 /* Whether the attribute is present and not None. */
 bool rel_has(const RelCtx *c, const char *name);

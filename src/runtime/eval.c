@@ -363,6 +363,11 @@ const Tensor *eval_arg(EvalCall *c, int i)
     return &c->args[i].t;
 }
 
+const Tensor *eval_nargs_first(EvalCall *c, int lo, int hi)
+{
+    return eval_nargs(c, lo, hi) ? eval_arg(c, 0) : NULL;
+}
+
 static bool check_size(EvalCall *c, int rank, const int64_t *dims)
 {
     if (rank > EVAL_MAX_RANK)
@@ -407,15 +412,9 @@ Tensor *eval_field(EvalCall *c, int i, const char *dtype, int rank, const int64_
     return &c->out->fields[i].t;
 }
 
-static const graft_attr_value *find_attr(const EvalCall *c, const char *name)
-{
-    const graft_attr_value *v = node_find_attr(c->node, name);
-    return v && v->kind != GRAFT_ATTR_NULL ? v : NULL;
-}
-
 int64_t eval_attr_int(const EvalCall *c, const char *name, int64_t dflt)
 {
-    const graft_attr_value *v = find_attr(c, name);
+    const graft_attr_value *v = node_given_attr(c->node, name);
     if (v && v->kind == GRAFT_ATTR_LIST && v->nitems == 1)
         v = v->items[0];
     if (!v)
@@ -425,7 +424,7 @@ int64_t eval_attr_int(const EvalCall *c, const char *name, int64_t dflt)
 
 double eval_attr_float(const EvalCall *c, const char *name, double dflt)
 {
-    const graft_attr_value *v = find_attr(c, name);
+    const graft_attr_value *v = node_given_attr(c->node, name);
     if (!v)
         return dflt;
     return v->kind == GRAFT_ATTR_FLOAT ? v->f : (double)v->i;
@@ -433,37 +432,30 @@ double eval_attr_float(const EvalCall *c, const char *name, double dflt)
 
 bool eval_attr_bool(const EvalCall *c, const char *name, bool dflt)
 {
-    const graft_attr_value *v = find_attr(c, name);
+    const graft_attr_value *v = node_given_attr(c->node, name);
     return v ? v->i != 0 : dflt;
 }
 
 const char *eval_attr_str(const EvalCall *c, const char *name, const char *dflt)
 {
-    const graft_attr_value *v = find_attr(c, name);
+    const graft_attr_value *v = node_given_attr(c->node, name);
     return v && v->kind == GRAFT_ATTR_STRING ? v->s : dflt;
 }
 
 int eval_attr_ints(EvalCall *c, const char *name, int64_t *out, int max)
 {
-    const graft_attr_value *v = find_attr(c, name);
-    if (!v)
-        return -1;
-    if (v->kind == GRAFT_ATTR_INT) {
-        out[0] = v->i;
-        return 1;
-    }
-    if (v->kind != GRAFT_ATTR_LIST || v->nitems > max) {
+    int bad_item;
+    int n = attr_value_ints(node_given_attr(c->node, name), out, max, &bad_item);
+    switch (n) {
+    case ATTR_INTS_ABSENT: return -1;
+    case ATTR_INTS_BAD_LIST:
         eval_fail(c, "attribute %s: wants a list of at most %d ints", name, max);
         return -2;
+    case ATTR_INTS_BAD_ITEM:
+        eval_fail(c, "attribute %s: item %d is no int", name, bad_item);
+        return -2;
+    default: return n;
     }
-    for (int i = 0; i < v->nitems; i++) {
-        if (v->items[i]->kind != GRAFT_ATTR_INT) {
-            eval_fail(c, "attribute %s: item %d is no int", name, i);
-            return -2;
-        }
-        out[i] = v->items[i]->i;
-    }
-    return v->nitems;
 }
 
 int eval_axis(EvalCall *c, int64_t axis, int rank)
@@ -616,7 +608,7 @@ static void softmax_row(const double *x, double *r, int64_t n, int64_t stride,
 
 bool eval_softmax(EvalCall *c, EvalSoftmaxKind kind)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     int axis = x ? eval_attr_axis(c, -1, x->rank) : -1;
     Tensor *r = axis >= 0 ? eval_result(c, x->dtype, x->rank, x->dims) : NULL;
     if (!r)

@@ -24,7 +24,7 @@ static int int_operand(EvalCall *c, int i, int64_t *out, int max)
 /* dyn.reshape(x, shape): reshape by shape's values. */
 static bool op_dyn_reshape(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 2);
     int64_t spec[EVAL_MAX_RANK * 2], dims[EVAL_MAX_RANK];
     int rank = 0, n = x ? int_operand(c, 1, spec, EVAL_MAX_RANK * 2) : -1;
     return n >= 0 && eval_new_shape(c, x, spec, n, dims, &rank) &&
@@ -34,7 +34,7 @@ static bool op_dyn_reshape(EvalCall *c)
 /* dyn.strided_slice(x, begin, end, strides): every axis from begin to end. */
 static bool op_dyn_strided_slice(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 4, 4) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 4, 4);
     EvalSlice sl = {.naxes = -1};
     if (!x || (sl.nbegin = int_operand(c, 1, sl.begin, EVAL_MAX_RANK)) < 0 ||
         (sl.nend = int_operand(c, 2, sl.end, EVAL_MAX_RANK)) < 0 ||

@@ -92,7 +92,7 @@ static bool op_unary(EvalCall *c)
     for (size_t i = 0; i < ARRAY_LEN(unary_fns); i++)
         if (strcmp(unary_fns[i].op, c->op) == 0)
             fn = unary_fns[i].fn;
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     Tensor *r = x ? eval_result(c, x->dtype, x->rank, x->dims) : NULL;
     if (!r)
         return false;
@@ -111,7 +111,7 @@ static bool op_cast(EvalCall *c)
     const char *dtype = eval_dtype(want);
     if (!dtype)
         return eval_fail(c, "dtype '%s' not evaluated", want ? want : "(none)");
-    const Tensor *x = eval_nargs(c, 1, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 2);
     Tensor *r = x ? eval_result(c, dtype, x->rank, x->dims) : NULL;
     if (!r)
         return false;
@@ -123,7 +123,7 @@ static bool op_cast(EvalCall *c)
 /* nn.dropout at inference: (x, mask of ones). */
 static bool op_dropout(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     if (!x || !eval_tuple_result(c, 2))
         return false;
     Tensor *out = eval_field(c, 0, x->dtype, x->rank, x->dims);
@@ -197,7 +197,7 @@ static bool op_binary(EvalCall *c)
     size_t k = 0;
     while (strcmp(binary_fns[k].op, c->op) != 0)
         k++;
-    const Tensor *a = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *a = eval_nargs_first(c, 2, 2);
     const Tensor *b = a ? eval_arg(c, 1) : NULL;
     int rank;
     int64_t dims[EVAL_MAX_RANK * 2];
@@ -216,7 +216,7 @@ static bool op_binary(EvalCall *c)
 
 bool eval_where(EvalCall *c)
 {
-    const Tensor *cond = eval_nargs(c, 3, 3) ? eval_arg(c, 0) : NULL;
+    const Tensor *cond = eval_nargs_first(c, 3, 3);
     const Tensor *x = cond ? eval_arg(c, 1) : NULL, *y = x ? eval_arg(c, 2) : NULL;
     Tensor xy = {.rank = 0};
     if (!y || !eval_broadcast(c, x, y, &xy.rank, xy.dims))

@@ -77,6 +77,9 @@ bool eval_attr_tensor(EvalCall *c, const char *name, Tensor *out);
 int eval_noutputs(const EvalCall *c);
 /* Checks the operand count: between lo and hi. */
 bool eval_nargs(EvalCall *c, int lo, int hi);
+/* Checks the operand count (eval_nargs) and takes operand 0 as a tensor
+ * (eval_arg), as most kernels begin; NULL after failing either. */
+const Tensor *eval_nargs_first(EvalCall *c, int lo, int hi);
 /* Allocates the result tensor (zeroed) in c->out; NULL after failing
  * when it would pass the element limit or EVAL_MAX_RANK. */
 Tensor *eval_result(EvalCall *c, const char *dtype, int rank, const int64_t *dims);
@@ -94,7 +97,8 @@ bool eval_attr_bool(const EvalCall *c, const char *name, bool dflt);
 const char *eval_attr_str(const EvalCall *c, const char *name, const char *dflt);
 /* An int list attribute (a single int counts as a one-item list) into
  * out[0..max-1]; returns the count, -1 when absent or None, -2 (after
- * failing) when it is no int list or longer than max. */
+ * failing) when it is no int list or longer than max (note [int lists]
+ * in src/ir/graph_attr.c). */
 int eval_attr_ints(EvalCall *c, const char *name, int64_t *out, int max);
 /* A (possibly negative) axis normalised to 0..rank-1; -1 after failing. */
 int eval_axis(EvalCall *c, int64_t axis, int rank);

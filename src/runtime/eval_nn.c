@@ -180,7 +180,7 @@ static void conv_groups(const double *x, const double *w, double *out, const Con
 
 static bool op_conv2d(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 2);
     const Tensor *wt = x ? eval_arg(c, 1) : NULL;
     ConvGeom g;
     if (!wt || !conv_geometry(c, x, wt, &g))
@@ -211,7 +211,7 @@ static bool op_conv2d(EvalCall *c)
 /* nn.dense(x, w): x (..., k) times w (units, k) transposed. */
 static bool op_dense(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 2);
     const Tensor *w = x ? eval_arg(c, 1) : NULL;
     if (!w)
         return false;
@@ -264,7 +264,7 @@ static bool batch_product(EvalCall *c, const Tensor *a, const Tensor *b, bool ta
 
 static bool op_batch_matmul(EvalCall *c)
 {
-    const Tensor *a = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *a = eval_nargs_first(c, 2, 2);
     const Tensor *b = a ? eval_arg(c, 1) : NULL;
     if (!b)
         return false;
@@ -281,7 +281,7 @@ static bool op_batch_matmul(EvalCall *c)
  * (..., m, n), either transposed; a vector a (k) gives (n). */
 static bool op_matmul(EvalCall *c)
 {
-    const Tensor *a = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *a = eval_nargs_first(c, 2, 2);
     const Tensor *b = a ? eval_arg(c, 1) : NULL;
     if (!b)
         return false;
@@ -313,7 +313,7 @@ static bool op_matmul(EvalCall *c)
 /* nn.bias_add(x, b, axis=1): b added along axis. */
 static bool op_bias_add(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 2);
     const Tensor *b = x ? eval_arg(c, 1) : NULL;
     int axis = b ? eval_attr_axis(c, 1, x->rank) : -1;
     if (axis < 0)
@@ -410,7 +410,7 @@ static bool pool_layout(EvalCall *c, const Tensor *x, int *xa)
 
 static bool op_pool2d(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     int xa[4];
     int64_t dil[2];
     PoolGeom g = {.adaptive = false};
@@ -433,7 +433,7 @@ static bool op_pool2d(EvalCall *c)
 /* Adaptive pooling to output_size (global pooling: 1 x 1). */
 static bool op_adaptive_pool2d(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     int xa[4];
     if (!x || !pool_layout(c, x, xa))
         return false;

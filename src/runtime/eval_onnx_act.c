@@ -95,7 +95,7 @@ static bool op_act(EvalCall *c)
     size_t k = 0;
     while (strcmp(act_fns[k].op, c->op) != 0)
         k++;
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     Tensor *r = x ? eval_result(c, x->dtype, x->rank, x->dims) : NULL;
     if (!r)
         return false;
@@ -107,7 +107,7 @@ static bool op_act(EvalCall *c)
 /* PRelu(x, slope): slope broadcasts to x (unidirectionally). */
 static bool op_prelu(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 2);
     const Tensor *slope = x ? eval_arg(c, 1) : NULL;
     Tensor *r = slope ? eval_broadcast_result(c, x, slope, x->dtype) : NULL;
     if (!r)
@@ -123,7 +123,7 @@ static bool op_prelu(EvalCall *c)
  * as attributes min and max (opset 6). */
 static bool op_clip(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 3) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 3);
     if (!x)
         return false;
     double lo = eval_attr_float(c, "min", -INFINITY), hi = eval_attr_float(c, "max", INFINITY);

@@ -100,7 +100,7 @@ static bool refuse_inputs(EvalCall *c, int first, const char *what)
  * bias (3 H); output (B, S, H).  qkv_hidden_sizes and do_rotary refused. */
 static bool op_attention(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 8) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 8);
     const Tensor *w = x ? eval_arg(c, 1) : NULL;
     const Tensor *bias = w ? eval_opt_arg(c, 2) : NULL;
     if (!w || !refuse_inputs(c, 3, "a mask, past state or attention bias"))
@@ -140,7 +140,7 @@ static bool op_attention(EvalCall *c)
  * (B, S, Hv).  Packed or 4-D forms and the inputs after bias refused. */
 static bool op_multi_head_attention(EvalCall *c)
 {
-    const Tensor *q = eval_nargs(c, 3, 10) ? eval_arg(c, 0) : NULL;
+    const Tensor *q = eval_nargs_first(c, 3, 10);
     const Tensor *k = q ? eval_arg(c, 1) : NULL;
     const Tensor *v = k ? eval_arg(c, 2) : NULL;
     const Tensor *bias = v ? eval_opt_arg(c, 3) : NULL;
@@ -181,7 +181,7 @@ static bool op_multi_head_attention(EvalCall *c)
  * read transposed, as the MatMul it replaces reads it. */
 static bool op_sdpa(EvalCall *c)
 {
-    const Tensor *q = eval_nargs(c, 3, 3) ? eval_arg(c, 0) : NULL;
+    const Tensor *q = eval_nargs_first(c, 3, 3);
     const Tensor *kt = q ? eval_arg(c, 1) : NULL;
     const Tensor *v = kt ? eval_arg(c, 2) : NULL;
     if (!v)

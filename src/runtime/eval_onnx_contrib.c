@@ -27,7 +27,7 @@ static double fast_gelu(double x)
 /* y = f(x + bias), bias (optional) broadcast as numpy does. */
 static bool unary_bias(EvalCall *c, double (*f)(double), bool bias_required)
 {
-    const Tensor *x = eval_nargs(c, bias_required ? 2 : 1, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, bias_required ? 2 : 1, 2);
     const Tensor *b = x ? eval_opt_arg(c, 1) : NULL;
     if (!x || c->err->status != EVAL_OK)
         return false;
@@ -81,7 +81,7 @@ static void swap_last(const Tensor *t, Tensor *out)
  * the batch dims, are refused. */
 static bool op_fused_matmul(EvalCall *c)
 {
-    const Tensor *a = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *a = eval_nargs_first(c, 2, 2);
     const Tensor *b = a ? eval_arg(c, 1) : NULL;
     if (!b)
         return false;
@@ -174,7 +174,7 @@ static bool op_fused_conv(EvalCall *c)
  * dims it broadcasts along). */
 static bool op_bias_softmax(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 2);
     const Tensor *b = x ? eval_arg(c, 1) : NULL;
     if (!b)
         return false;
@@ -278,7 +278,7 @@ static bool norm_outputs(EvalCall *c, const Tensor *x, int n, Tensor **y)
 static bool op_skip_norm(EvalCall *c)
 {
     bool simplified = strcmp(c->op, "SkipSimplifiedLayerNormalization") == 0;
-    const Tensor *x = eval_nargs(c, 3, simplified ? 4 : 5) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 3, simplified ? 4 : 5);
     const Tensor *skip = x ? eval_arg(c, 1) : NULL, *gamma = skip ? eval_arg(c, 2) : NULL;
     const Tensor *beta = gamma && !simplified ? eval_opt_arg(c, 3) : NULL;
     const Tensor *bias = gamma ? eval_opt_arg(c, simplified ? 3 : 4) : NULL;
@@ -301,7 +301,7 @@ static bool op_skip_norm(EvalCall *c)
  * makes; another axis is refused); outputs Y and inv_std_var. */
 static bool op_simplified_norm(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 2);
     const Tensor *scale = x ? eval_arg(c, 1) : NULL;
     int axis = scale ? eval_attr_axis(c, -1, x->rank) : -1;
     if (axis < 0)

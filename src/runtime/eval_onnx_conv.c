@@ -136,7 +136,7 @@ static void conv2d_by_kernel(const Tensor *x, const Tensor *wt, const Tensor *bi
 /* Conv(x, w, b, group=1): w (M, C/group, k...). */
 static bool op_conv(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 3) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 3);
     const Tensor *wt = x ? eval_arg(c, 1) : NULL, *bias = wt ? eval_opt_arg(c, 2) : NULL;
     int64_t group = eval_attr_int(c, "group", 1);
     Window w;
@@ -241,7 +241,7 @@ static int64_t transpose_point(const TransposeGeom *t, int64_t iflat, int64_t kf
  * scatters its products over the output. */
 static bool op_conv_transpose(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 3) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 3);
     const Tensor *wt = x ? eval_arg(c, 1) : NULL, *bias = wt ? eval_opt_arg(c, 2) : NULL;
     int64_t group = eval_attr_int(c, "group", 1);
     TransposeGeom t;
@@ -317,7 +317,7 @@ static int64_t index_order(const EvalCall *c, const Window *w, int64_t at)
  * AveragePool (count_include_pad=0), GlobalMaxPool, GlobalAveragePool. */
 static bool op_pool(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     bool global = strncmp(c->op, "Global", 6) == 0, is_max = strstr(c->op, "Max") != NULL;
     bool with_indices = eval_noutputs(c) == 2;
     Window w;

@@ -51,7 +51,7 @@ static bool op_unary(EvalCall *c)
     size_t k = 0;
     while (strcmp(unary_fns[k].op, c->op) != 0)
         k++;
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     Tensor *r = x ? eval_result(c, unary_fns[k].bool_result ? "bool" : x->dtype, x->rank,
                                 x->dims)
                   : NULL;
@@ -65,7 +65,7 @@ static bool op_unary(EvalCall *c)
 /* IsInf(x, detect_negative=1, detect_positive=1). */
 static bool op_isinf(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     Tensor *r = x ? eval_result(c, "bool", x->rank, x->dims) : NULL;
     if (!r)
         return false;
@@ -142,7 +142,7 @@ static bool op_binary(EvalCall *c)
     size_t k = 0;
     while (strcmp(binary_fns[k].op, c->op) != 0)
         k++;
-    const Tensor *a = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *a = eval_nargs_first(c, 2, 2);
     const Tensor *b = a ? eval_arg(c, 1) : NULL;
     if (!b)
         return false;
@@ -161,7 +161,7 @@ static bool op_variadic(EvalCall *c)
 {
     bool adds = c->op[1] == 'u' || c->op[1] == 'e'; /* Sum, Mean */
     BinaryFn fn = adds ? f_add : c->op[1] == 'a' ? eval_maximum : eval_minimum;
-    const Tensor *first = eval_nargs(c, 1, 1 << 20) ? eval_arg(c, 0) : NULL;
+    const Tensor *first = eval_nargs_first(c, 1, 1 << 20);
     if (!first)
         return false;
     Tensor acc = tensor_copy(first);
@@ -191,7 +191,7 @@ static bool op_cast(EvalCall *c)
 {
     const char *dtype = NULL;
     bool like = strcmp(c->op, "CastLike") == 0;
-    const Tensor *x = eval_nargs(c, 1 + like, 1 + like) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1 + like, 1 + like);
     if (!x)
         return false;
     if (like) {

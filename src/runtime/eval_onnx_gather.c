@@ -13,7 +13,7 @@
  * (or added to, multiplied by) the matching slice of updates. */
 static bool op_scatter_nd(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 3, 3) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 3, 3);
     const Tensor *idx = x ? eval_arg(c, 1) : NULL, *upd = idx ? eval_arg(c, 2) : NULL;
     if (!upd)
         return false;
@@ -58,7 +58,7 @@ static bool op_scatter_nd(EvalCall *c)
  * elements, in row-major order. */
 static bool op_nonzero(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     if (!x)
         return false;
     int64_t count = 0, dims[2] = {x->rank, 0};
@@ -84,7 +84,7 @@ static bool op_nonzero(EvalCall *c)
  * shorter than the dim leaves the rest out. */
 static bool op_compress(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 2);
     const Tensor *cond = x ? eval_arg(c, 1) : NULL;
     if (!cond)
         return false;
@@ -118,7 +118,7 @@ static bool op_compress(EvalCall *c)
  * each batch b, its first sequence_lens[b] steps along time reversed. */
 static bool op_reverse_sequence(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 2);
     const Tensor *lens = x ? eval_arg(c, 1) : NULL;
     int batch = lens ? eval_axis(c, eval_attr_int(c, "batch_axis", 1), x->rank) : -1;
     int time = batch >= 0 ? eval_axis(c, eval_attr_int(c, "time_axis", 0), x->rank) : -1;

@@ -58,7 +58,7 @@ static bool slice_plan(EvalCall *c, const Tensor *x, SliceAxis *sel)
 
 static bool op_slice(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 3, 5) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 3, 5);
     SliceAxis sel[EVAL_MAX_RANK];
     if (!x || !slice_plan(c, x, sel))
         return false;
@@ -84,7 +84,7 @@ static bool op_slice(EvalCall *c)
 /* Gather(data, indices, axis=0): data's axis replaced by indices' dims. */
 static bool op_gather(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 2);
     const Tensor *idx = x ? eval_arg(c, 1) : NULL;
     int axis = idx ? eval_attr_axis(c, 0, x->rank) : -1;
     if (axis < 0)
@@ -117,7 +117,7 @@ static bool op_gather(EvalCall *c)
 /* Expand(x, shape): x broadcast with shape (both ways, as numpy). */
 static bool op_expand(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 2);
     Tensor shape = {.rank = 0};
     int n = x ? eval_arg_ints(c, 1, shape.dims, EVAL_MAX_RANK) : -2;
     if (n < 0)
@@ -132,7 +132,7 @@ static bool op_expand(EvalCall *c)
 /* Tile(x, repeats): dim i repeated repeats[i] times. */
 static bool op_tile(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 2);
     int64_t reps[EVAL_MAX_RANK], dims[EVAL_MAX_RANK], strides[EVAL_MAX_RANK];
     int n = x ? eval_arg_ints(c, 1, reps, EVAL_MAX_RANK) : -2;
     if (n == -2)
@@ -170,17 +170,11 @@ static bool number_tensor(EvalCall *c, const graft_attr_value *v, const char *dt
     return r != NULL;
 }
 
-/* An attribute of n, NULL when absent or None: a Constant a rule's action
- * makes (fold(Constant(value_ints=shape(r)))) holds None in the attributes
- * it leaves out (graft-rules(5), "ACTIONS"), which the ONNX writer omits. */
-static const graft_attr_value *given_attr(const graft_node *n, const char *name)
-{
-    const graft_attr_value *v = node_find_attr(n, name);
-    return v && v->kind != GRAFT_ATTR_NULL ? v : NULL;
-}
-
 /* Constant(value=tensor | value_float(s) | value_int(s)): the tensor its
- * one attribute gives (sparse and string values are not evaluated). */
+ * one attribute gives (sparse and string values are not evaluated).  The
+ * attributes are read as given (node_given_attr): a Constant a rule's
+ * action makes (fold(Constant(value_ints=shape(r)))) holds None in those
+ * it leaves out (graft-rules(5), "ACTIONS"), which the ONNX writer omits. */
 static bool op_constant(EvalCall *c)
 {
     static const char *const names[][2] = {
@@ -189,14 +183,14 @@ static bool op_constant(EvalCall *c)
     Tensor t;
     if (!eval_nargs(c, 0, 0))
         return false;
-    if (given_attr(c->node, "value")) {
+    if (node_given_attr(c->node, "value")) {
         if (!eval_attr_tensor(c, "value", &t))
             return false;
         c->out->t = t;
         return true;
     }
     for (size_t i = 0; i < ARRAY_LEN(names); i++) {
-        const graft_attr_value *v = given_attr(c->node, names[i][0]);
+        const graft_attr_value *v = node_given_attr(c->node, names[i][0]);
         if (v)
             return number_tensor(c, v, names[i][1]);
     }
@@ -231,7 +225,7 @@ static bool op_constant_of_shape(EvalCall *c)
  * values, in the operands' dtype. */
 static bool op_range(EvalCall *c)
 {
-    const Tensor *start = eval_nargs(c, 3, 3) ? eval_arg(c, 0) : NULL;
+    const Tensor *start = eval_nargs_first(c, 3, 3);
     const Tensor *limit = start ? eval_arg(c, 1) : NULL, *delta = limit ? eval_arg(c, 2) : NULL;
     if (!delta)
         return false;
@@ -250,7 +244,7 @@ static bool op_range(EvalCall *c)
  * training with another ratio draws at random and is not evaluated. */
 static bool op_dropout(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 3) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 3);
     const Tensor *ratio = x ? eval_opt_arg(c, 1) : NULL;
     const Tensor *training = x ? eval_opt_arg(c, 2) : NULL;
     if (!x || c->err->status != EVAL_OK)

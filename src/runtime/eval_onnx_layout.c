@@ -29,7 +29,7 @@ static int64_t pad_source(int64_t o, int64_t begin, int64_t n, char mode)
  * dim's begin, then every dim's end (negative ones crop). */
 static bool op_pad(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 3) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 3);
     int64_t pads[2 * EVAL_MAX_RANK], dims[EVAL_MAX_RANK], strides[EVAL_MAX_RANK];
     int n = x ? eval_arg_ints(c, 1, pads, 2 * EVAL_MAX_RANK) : -2;
     const Tensor *value = n >= 0 ? eval_opt_arg(c, 2) : NULL;
@@ -67,7 +67,7 @@ static bool op_pad(EvalCall *c)
  * the spatial dims. */
 static bool op_depth_space(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     int64_t b = eval_attr_int(c, "blocksize", 0);
     bool to_space = strcmp(c->op, "DepthToSpace") == 0;
     if (!x)
@@ -102,7 +102,7 @@ static bool op_depth_space(EvalCall *c)
  * lower (j - i <= k) triangle kept, the rest zero. */
 static bool op_trilu(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 2);
     int64_t k = 0;
     int nk = x ? eval_arg_ints(c, 1, &k, 1) : -2;
     if (nk == -2)
@@ -124,7 +124,7 @@ static bool op_trilu(EvalCall *c)
  * k-th diagonal. */
 static bool op_eye_like(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     if (!x)
         return false;
     int64_t to = eval_attr_int(c, "dtype", 0);

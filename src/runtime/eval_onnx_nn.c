@@ -87,7 +87,7 @@ static bool op_batch_norm(EvalCall *c)
  * shaped as X with those dims 1. */
 static bool op_layer_norm(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 3) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 3);
     const Tensor *scale = x ? eval_arg(c, 1) : NULL, *bias = scale ? eval_opt_arg(c, 2) : NULL;
     int axis = scale && c->err->status == EVAL_OK ? eval_attr_axis(c, -1, x->rank) : -1;
     if (axis < 0)
@@ -130,7 +130,7 @@ static bool op_layer_norm(EvalCall *c)
 /* InstanceNormalization(x, scale, B, epsilon=1e-5): each (n, c) plane. */
 static bool op_instance_norm(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 3, 3) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 3, 3);
     const Tensor *scale = x ? eval_arg(c, 1) : NULL, *bias = scale ? eval_arg(c, 2) : NULL;
     if (!bias)
         return false;
@@ -160,7 +160,7 @@ static bool op_instance_norm(EvalCall *c)
  * ceil((size-1)/2) on. */
 static bool op_lrn(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     int64_t size = eval_attr_int(c, "size", 0);
     if (!x)
         return false;
@@ -187,7 +187,7 @@ static bool op_lrn(EvalCall *c)
  * + 1e-9), mean and var over axes (the schema's function body). */
 static bool op_mvn(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     int64_t axes[EVAL_MAX_RANK] = {0, 2, 3};
     int n = x ? eval_attr_ints(c, "axes", axes, EVAL_MAX_RANK) : -2;
     bool reduced[EVAL_MAX_RANK] = {false};
@@ -234,7 +234,7 @@ static bool broadcasts_to(const Tensor *t, int64_t m, int64_t n)
  * C broadcast to (M, N). */
 static bool op_gemm(EvalCall *c)
 {
-    const Tensor *a = eval_nargs(c, 2, 3) ? eval_arg(c, 0) : NULL;
+    const Tensor *a = eval_nargs_first(c, 2, 3);
     const Tensor *b = a ? eval_arg(c, 1) : NULL, *cc = b ? eval_opt_arg(c, 2) : NULL;
     if (!b || c->err->status != EVAL_OK)
         return false;
@@ -266,7 +266,7 @@ static bool op_gemm(EvalCall *c)
  * dropped after), batch dims broadcast. */
 static bool op_matmul(EvalCall *c)
 {
-    const Tensor *a0 = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *a0 = eval_nargs_first(c, 2, 2);
     const Tensor *b0 = a0 ? eval_arg(c, 1) : NULL;
     if (!b0)
         return false;

@@ -32,7 +32,7 @@ static bool quant_axis(EvalCall *c, const Tensor *x, const Tensor *scale, int64_
  * one). */
 static bool op_quantize(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 3) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 3);
     const Tensor *scale = x ? eval_arg(c, 1) : NULL, *zp = scale ? eval_opt_arg(c, 2) : NULL;
     int64_t stride, n;
     if (!scale || c->err->status != EVAL_OK || !quant_axis(c, x, scale, &stride, &n))
@@ -54,7 +54,7 @@ static bool op_quantize(EvalCall *c)
  * the scale's dtype. */
 static bool op_dequantize(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 3) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 3);
     const Tensor *scale = x ? eval_arg(c, 1) : NULL, *zp = scale ? eval_opt_arg(c, 2) : NULL;
     int64_t stride, n;
     if (!scale || c->err->status != EVAL_OK || !quant_axis(c, x, scale, &stride, &n))

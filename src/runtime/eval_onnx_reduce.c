@@ -72,7 +72,7 @@ static bool op_reduce(EvalCall *c)
     RKind kind = R_SUM;
     while (strcmp(reduce_names[kind], c->op) != 0)
         kind++;
-    const Tensor *x = eval_nargs(c, 1, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 2);
     bool reduced[EVAL_MAX_RANK];
     Tensor *r = x && onnx_reduce_axes(c, x->rank, reduced)
                     ? onnx_reduce_result(c, x, reduced, x->dtype)
@@ -100,7 +100,7 @@ static bool op_reduce(EvalCall *c)
  * indices along axis; ties go to the first (or last) index. */
 static bool op_arg(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     int axis = x ? eval_attr_axis(c, 0, x->rank) : -1;
     bool reduced[EVAL_MAX_RANK] = {false};
     if (axis < 0)

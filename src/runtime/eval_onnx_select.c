@@ -37,7 +37,7 @@ static size_t replace_axis(const Tensor *idx, size_t flat, int axis, int64_t k,
  * replaced by indices[i]], of indices' shape. */
 static bool op_gather_elements(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 2);
     const Tensor *idx = x ? eval_arg(c, 1) : NULL;
     int axis = idx ? eval_attr_axis(c, 0, x->rank) : -1;
     if (axis < 0)
@@ -69,7 +69,7 @@ static void scatter_one(double *at, double v, const char *reduction)
  * by indices[i]. */
 static bool op_scatter_elements(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 3, 3) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 3, 3);
     const Tensor *idx = x ? eval_arg(c, 1) : NULL, *upd = idx ? eval_arg(c, 2) : NULL;
     int axis = upd ? eval_attr_axis(c, 0, x->rank) : -1;
     if (axis < 0)
@@ -95,7 +95,7 @@ static bool op_scatter_elements(EvalCall *c)
  * (of q) picks a slice of data after the batch dims. */
 static bool op_gather_nd(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 2);
     const Tensor *idx = x ? eval_arg(c, 1) : NULL;
     int64_t b = eval_attr_int(c, "batch_dims", 0);
     if (!idx)
@@ -135,7 +135,7 @@ static bool op_gather_nd(EvalCall *c)
  * where the index is, values[0] elsewhere. */
 static bool op_one_hot(EvalCall *c)
 {
-    const Tensor *idx = eval_nargs(c, 3, 3) ? eval_arg(c, 0) : NULL;
+    const Tensor *idx = eval_nargs_first(c, 3, 3);
     const Tensor *depth = idx ? eval_arg(c, 1) : NULL, *vals = depth ? eval_arg(c, 2) : NULL;
     if (!vals)
         return false;
@@ -192,7 +192,7 @@ static void topk_row(const double *x, int64_t n, int64_t k, int64_t stride, bool
  * likes: this order is one). */
 static bool op_topk(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 2);
     int64_t k;
     int nk = x ? eval_arg_ints(c, 1, &k, 1) : -2;
     int axis = nk == 1 ? eval_attr_axis(c, -1, x->rank) : -1;
@@ -222,7 +222,7 @@ static bool op_topk(EvalCall *c)
 /* CumSum(x, axis, exclusive=0, reverse=0): running sums along axis. */
 static bool op_cumsum(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 2);
     int64_t a;
     int na = x ? eval_arg_ints(c, 1, &a, 1) : -2;
     int axis = na == 1 ? eval_axis(c, a, x->rank) : -1;

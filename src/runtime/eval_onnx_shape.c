@@ -22,7 +22,7 @@ static bool ints_result(EvalCall *c, const int64_t *vals, int n)
 /* Shape(x, start=0, end=rank), start and end clamped (opset 15). */
 static bool op_shape(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     if (!x)
         return false;
     int64_t start = eval_attr_int(c, "start", 0), end = eval_attr_int(c, "end", x->rank);
@@ -35,7 +35,7 @@ static bool op_shape(EvalCall *c)
 
 static bool op_size(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     Tensor *r = x ? eval_result(c, "int64", 0, NULL) : NULL;
     if (r)
         r->data[0] = (double)x->size;
@@ -46,7 +46,7 @@ static bool op_size(EvalCall *c)
  * one -1 is inferred. */
 static bool op_reshape(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 2);
     int64_t dims[EVAL_MAX_RANK];
     int rank = x ? eval_arg_ints(c, 1, dims, EVAL_MAX_RANK) : -2;
     if (rank < 0)
@@ -72,7 +72,7 @@ static bool op_reshape(EvalCall *c)
 /* Flatten(x, axis=1): a matrix of x's dims before axis by those after. */
 static bool op_flatten(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     int64_t axis = x ? eval_attr_int(c, "axis", 1) : 0;
     if (!x)
         return false;
@@ -96,7 +96,7 @@ static int axes_of(EvalCall *c, int64_t *axes)
 /* Squeeze(x, axes): the given dims of 1 removed, or every dim of 1. */
 static bool op_squeeze(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 2);
     int64_t axes[EVAL_MAX_RANK];
     int naxes = x ? axes_of(c, axes) : -2;
     return naxes != -2 && eval_squeeze(c, x, axes, naxes);
@@ -105,7 +105,7 @@ static bool op_squeeze(EvalCall *c)
 /* Unsqueeze(x, axes): dims of 1 inserted at axes of the result. */
 static bool op_unsqueeze(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 2);
     int64_t axes[EVAL_MAX_RANK];
     int naxes = x ? axes_of(c, axes) : -2;
     if (naxes < 0)
@@ -154,7 +154,7 @@ static void transpose_into(double *dst, size_t size, const double *src, int rank
 /* Transpose(x, perm=reversed dims). */
 static bool op_transpose(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     int64_t perm64[EVAL_MAX_RANK];
     int n = x ? eval_attr_ints(c, "perm", perm64, EVAL_MAX_RANK) : -2;
     if (n == -2)
@@ -200,7 +200,7 @@ static void outer_inner(const Tensor *t, int axis, int64_t *outer, int64_t *inne
 /* Concat(inputs..., axis): every input's dims equal but along axis. */
 static bool op_concat(EvalCall *c)
 {
-    const Tensor *first = eval_nargs(c, 1, 1 << 20) ? eval_arg(c, 0) : NULL;
+    const Tensor *first = eval_nargs_first(c, 1, 1 << 20);
     int axis = first ? eval_attr_axis(c, 0, first->rank) : -1;
     if (axis < 0)
         return false;
@@ -254,7 +254,7 @@ static bool split_sizes(EvalCall *c, const Tensor *x, int axis, int64_t *sizes, 
 /* Split(x, split, axis=0): one result per output. */
 static bool op_split(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 2);
     int axis = x ? eval_attr_axis(c, 0, x->rank) : -1;
     int n = eval_noutputs(c);
     int64_t sizes[EVAL_MAX_RANK * 8];

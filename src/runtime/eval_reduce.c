@@ -73,7 +73,7 @@ size_t eval_reduce_index(const Tensor *x, const bool *reduced, size_t flat)
 
 static bool op_reduce(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     bool reduced[EVAL_MAX_RANK];
     size_t count;
     Tensor *r = x && reduce_axes(c, x->rank, reduced)
@@ -105,7 +105,7 @@ static bool op_reduce(EvalCall *c)
  * (data - mean)^2, mean broadcast against data; std is its root. */
 static bool op_variance(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 2);
     const Tensor *m = x ? eval_arg(c, 1) : NULL;
     int rank;
     int64_t dims[EVAL_MAX_RANK * 2];
@@ -155,7 +155,7 @@ static const Tensor *channel_vector(EvalCall *c, int i, int64_t n, const char *w
  * var) as TVM's inference batch norm gives. */
 static bool op_batch_norm(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 5, 5) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 5, 5);
     int axis = x ? eval_attr_axis(c, 1, x->rank) : -1;
     if (axis < 0)
         return false;
@@ -230,7 +230,7 @@ static size_t ln_channel(const NormPlan *p, size_t i)
 
 static bool op_layer_norm(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 3, 3) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 3, 3);
     int axis = x ? eval_attr_axis(c, -1, x->rank) : -1;
     if (axis < 0)
         return false;
@@ -255,7 +255,7 @@ static size_t gn_group(const NormPlan *p, size_t i)
 
 static bool op_group_norm(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 3, 3) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 3, 3);
     int64_t groups = eval_attr_int(c, "num_groups", 0);
     if (!x)
         return false;

@@ -22,7 +22,7 @@ bool eval_same_elements(EvalCall *c, const Tensor *x, int rank, const int64_t *d
  * failure. */
 static const Tensor *arg_and_ints(EvalCall *c, const char *name, int64_t *v, int max, int *n)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     *n = x ? eval_attr_ints(c, name, v, max) : -2;
     return *n == -2 ? NULL : x;
 }
@@ -85,7 +85,7 @@ static bool op_reshape(EvalCall *c)
 
 static bool op_batch_flatten(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     if (!x)
         return false;
     if (x->rank < 1)
@@ -96,7 +96,7 @@ static bool op_batch_flatten(EvalCall *c)
 
 static bool op_expand_dims(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     if (!x)
         return false;
     int axis = eval_attr_axis(c, 0, x->rank + 1); /* before dim axis, or after the last */
@@ -266,7 +266,7 @@ static bool op_concatenate(EvalCall *c)
  * where pieces start (a list). */
 static bool op_split(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     int axis = x ? eval_attr_axis(c, 0, x->rank) : -1;
     if (axis < 0)
         return false;
@@ -306,7 +306,7 @@ static bool op_split(EvalCall *c)
 /* strided_slice(x, begin, end, strides, axes=None, slice_mode="end"). */
 static bool op_strided_slice(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     EvalSlice sl;
     sl.nbegin = x ? eval_attr_ints(c, "begin", sl.begin, EVAL_MAX_RANK) : -2;
     sl.nend = sl.nbegin >= 0 ? eval_attr_ints(c, "end", sl.end, EVAL_MAX_RANK) : -2;
@@ -371,12 +371,11 @@ bool eval_slice(EvalCall *c, const Tensor *x, EvalSlice *sl)
  * wraps it. */
 static bool op_take(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 2, 2);
     const Tensor *idx = x ? eval_arg(c, 1) : NULL;
     if (!idx)
         return false;
-    const graft_attr_value *axis_attr = node_find_attr(c->node, "axis");
-    bool flat = !axis_attr || axis_attr->kind == GRAFT_ATTR_NULL;
+    bool flat = !node_given_attr(c->node, "axis");
     Tensor whole = {.dtype = x->dtype, .rank = 1, .dims = {(int64_t)x->size}, .size = x->size,
                     .data = x->data};
     const Tensor *src = flat ? &whole : x;
@@ -412,7 +411,7 @@ static bool op_take(EvalCall *c)
  * otherwise (TVM's default). */
 static bool op_shape_of(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    const Tensor *x = eval_nargs_first(c, 1, 1);
     if (!x)
         return false;
     const graft_attr_value *dt = node_find_attr(c->node, "dtype");

@@ -96,8 +96,8 @@ void grouper_begin(Grouper *gp, uint32_t rule);
  * root in owners), where a stamp and the root's pointer took three.  A
  * pass's stamps follow the last pass's; they start again from 1, the
  * array cleared, once past half the range: a pass keeps fewer groups
- * than the graph has nodes, which are fewer than 2^31 (at least 40 bytes
- * each: note [short nodes] in src/ir/graph.c). */
+ * than the graph has nodes, which are fewer than 2^31 (each takes at
+ * least a short node's bytes: note [short nodes] in src/ir/graph.c). */
 
 /* Whether a group kept in this pass claimed n (inline: a partition pass
  * asks it of every node). */
