@@ -2539,6 +2539,45 @@ START_TEST(test_new_names_listed_exactly)
 }
 END_TEST
 
+/* note [fixed outputs] in src/ir/graph_module.c: a graph whose outputs
+ * the IR fixes (ONNX's) keeps its result a tuple of at least that many
+ * fields, none a tuple, and has no tuple anywhere else; a Relay graph
+ * takes any replacement. */
+START_TEST(test_fixed_outputs)
+{
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL), *y = graph_add_param(g, "y", NULL);
+    graft_node *r = graph_add_call(g, "Relu", &x, 1, NULL, 0);
+    graft_node *t = graph_add_call(g, "Tanh", &y, 1, NULL, 0);
+    graft_node *out = graph_add_tuple(g, (graft_node *[]){r, t}, 2);
+    graph_set_output(g, out);
+    graft_node *one = graph_add_tuple(g, &x, 1);
+    graft_node *three = graph_add_tuple(g, (graft_node *[]){r, t, x}, 3);
+    graft_node *nested = graph_add_tuple(g, (graft_node *[]){one, t}, 2);
+    ck_assert_int_eq(graph_fixed_output_fields(g), 0);
+    ck_assert(graph_replacement_fits(g, out, one)); /* Relay: any shape */
+    ck_assert(graph_replacement_fits(g, r, one));
+    graph_fix_outputs(g, 2);
+    ck_assert_int_eq(graph_fixed_output_fields(g), 2);
+    ck_assert(!graph_replacement_fits(g, out, one));
+    ck_assert(!graph_replacement_fits(g, out, x));
+    ck_assert(!graph_replacement_fits(g, out, nested));
+    ck_assert(graph_replacement_fits(g, out, three)); /* a kept value after the outputs */
+    ck_assert(graph_replacement_fits(g, r, x));
+    ck_assert(!graph_replacement_fits(g, r, one));
+    ck_assert(graph_replacement_shape_fits(g, out, 2));
+    ck_assert(!graph_replacement_shape_fits(g, out, 1));
+    ck_assert(!graph_replacement_shape_fits(g, out, -1));
+    ck_assert(!graph_replacement_shape_fits(g, r, 1));
+    graph_fix_outputs(g, OUTPUT_ONE_VALUE); /* one output, no tuple */
+    graph_set_output(g, r);
+    ck_assert(graph_replacement_fits(g, r, t));
+    ck_assert(!graph_replacement_fits(g, r, one));
+    ck_assert(!graph_replacement_shape_fits(g, r, 1));
+    graph_free(g);
+}
+END_TEST
+
 /* note [int lists] in graph_attr.c: attr_value_ints reads an int as a
  * list of one, a list of at most max whole, and says what is wrong with
  * the rest: no value or None, a list longer than max, a string, an int
@@ -2675,6 +2714,9 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_function_declarations);
     tcase_add_test(tc, test_scopes_reserved);
     tcase_add_test(tc, test_new_names_listed_exactly);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("fixed outputs");
+    tcase_add_test(tc, test_fixed_outputs);
     suite_add_tcase(s, tc);
     tc = tcase_create("canonical types");
     tcase_add_test(tc, test_canonical_tensor_types);

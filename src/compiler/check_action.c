@@ -429,14 +429,9 @@ static bool check_spliced_count(CheckCtx *c, const AstNode *n, const OpInfo *op)
                      : opinfo_accepts_nargs(op, least);
     if (fits)
         return true;
-    if (op->min_args == op->max_args)
-        diag_error(c->d, n->src, n->u.call.name_range,
-                   "op '%s' takes %d operand%s, got %s%d with the splice", op->name,
-                   op->min_args, op->min_args == 1 ? "" : "s", open ? "at least " : "", least);
-    else
-        diag_error(c->d, n->src, n->u.call.name_range,
-                   "op '%s' takes %d to %d operands, got %s%d with the splice", op->name,
-                   op->min_args, op->max_args, open ? "at least " : "", least);
+    char text[48];
+    snprintf(text, sizeof text, "%s%d with the splice", open ? "at least " : "", least);
+    check_count_error(c, n, op, text);
     return false;
 }
 
@@ -461,10 +456,7 @@ static bool check_new_call(CheckCtx *c, AstNode *n)
     bool spliced = false;
     for (int i = 0; i < n->u.call.args.count; i++)
         ok &= check_operand(c, n->u.call.args.items[i], &spliced);
-    if (op && !spliced && !opinfo_accepts_nargs(op, n->u.call.args.count)) {
-        diag_error(c->d, n->src, n->u.call.name_range, "op '%s' takes %d operand%s, got %d",
-                   op->name, op->min_args, op->min_args == 1 ? "" : "s",
-                   n->u.call.args.count);
+    if (op && !spliced && !check_arity(c, n, op)) {
         ok = false;
     } else if (op && spliced && ok) {
         ok = check_spliced_count(c, n, op);

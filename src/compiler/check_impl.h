@@ -70,6 +70,10 @@ bool check_declared_broken(const CheckCtx *c, const char *name);
 bool check_attr_list(CheckCtx *c, const OpInfo *op, const AstList *attrs);
 /* Call n's operand count fits op's; false when reported. */
 bool check_arity(CheckCtx *c, const AstNode *n, const OpInfo *op);
+/* Reports at call n that op does not take the operand count the text got
+ * says ("3", "at least 2 with the splice"): one wording for every count
+ * op takes, fixed, a range or at least some. */
+void check_count_error(CheckCtx *c, const AstNode *n, const OpInfo *op, const char *got);
 /* check_vars.c: slots, facts, always-bound; false after errors. */
 bool check_pattern_vars(CheckCtx *c);
 /* The slot of name among the current rule's variables, or -1. */

@@ -83,6 +83,20 @@ bool check_attr_list(CheckCtx *c, const OpInfo *op, const AstList *attrs)
     return ok;
 }
 
+void check_count_error(CheckCtx *c, const AstNode *n, const OpInfo *op, const char *got)
+{
+    char takes[64];
+    const char *s = op->min_args == 1 ? "" : "s";
+    if (op->max_args == OP_VARIADIC)
+        snprintf(takes, sizeof takes, "at least %d operand%s", op->min_args, s);
+    else if (op->min_args == op->max_args)
+        snprintf(takes, sizeof takes, "%d operand%s", op->min_args, s);
+    else
+        snprintf(takes, sizeof takes, "%d to %d operands", op->min_args, op->max_args);
+    diag_error(c->d, n->src, n->u.call.name_range, "op '%s' takes %s, got %s", op->name, takes,
+               got);
+}
+
 bool check_arity(CheckCtx *c, const AstNode *n, const OpInfo *op)
 {
     int got = n->u.call.args.count;
@@ -91,17 +105,9 @@ bool check_arity(CheckCtx *c, const AstNode *n, const OpInfo *op)
                     : opinfo_accepts_nargs(op, got);
     if (fits)
         return true;
-    if (op->max_args == OP_VARIADIC)
-        diag_error(c->d, n->src, n->u.call.name_range,
-                   "op '%s' takes at least %d operand%s, got %d", op->name, op->min_args,
-                   op->min_args == 1 ? "" : "s", got);
-    else if (op->min_args == op->max_args)
-        diag_error(c->d, n->src, n->u.call.name_range, "op '%s' takes %d operand%s, got %d",
-                   op->name, op->min_args, op->min_args == 1 ? "" : "s", got);
-    else
-        diag_error(c->d, n->src, n->u.call.name_range,
-                   "op '%s' takes %d to %d operands, got %d", op->name, op->min_args,
-                   op->max_args, got);
+    char text[32];
+    snprintf(text, sizeof text, "%d", got);
+    check_count_error(c, n, op, text);
     return false;
 }
 

@@ -340,6 +340,30 @@ graft_node *graph_param(const graft_graph *g, int i);
 graft_node *const *graph_params(const graft_graph *g);
 graft_node *graph_output(const graft_graph *g);
 void graph_set_output(graft_graph *g, graft_node *out);
+/* note [fixed outputs] in graph_module.c: an IR whose result has a shape
+ * no rewrite may change (ONNX's graph outputs) says so once it has set
+ * the output: fields >= 0, a tuple whose first fields values are the
+ * outputs; OUTPUT_ONE_VALUE, one value, no tuple. */
+enum { OUTPUT_ONE_VALUE = -1 };
+void graph_fix_outputs(graft_graph *g, int fields);
+/* The fields graph_fix_outputs was given; 0 when it was not called. */
+int graph_fixed_output_fields(const graft_graph *g);
+/* Whether a rewrite may replace root by by: always, but in a graph of
+ * fixed outputs, where by must keep the result's shape and be no tuple
+ * anywhere else.  Inline for the test that answers nearly every rewrite
+ * (one of no tuple for another is always kept: a result of fixed fields
+ * is a tuple) and out of line for the rest. */
+bool graph_tuple_replacement_fits(const graft_graph *g, const graft_node *root,
+                                  const graft_node *by);
+static inline bool graph_replacement_fits(const graft_graph *g, const graft_node *root,
+                                          const graft_node *by)
+{
+    return (node_kind(root) != NODE_TUPLE && node_kind(by) != NODE_TUPLE) ||
+           graph_tuple_replacement_fits(g, root, by);
+}
+/* The same asked before by is made: by_fields is the tuple's fields it
+ * would have, or -1 when it is no tuple. */
+bool graph_replacement_shape_fits(const graft_graph *g, const graft_node *root, int by_fields);
 
 /* Builders.  Strings need not be interned; names are given without '%'. */
 graft_node *graph_add_param(graft_graph *g, const char *name, const graft_type *type);

@@ -146,6 +146,9 @@ struct graft_graph {
     int nparams;           /* entries in params */
     size_t params_cap;     /* capacity of params */
     graft_node *output;          /* @main's result */
+    bool outputs_fixed;    /* note [fixed outputs] in graph_module.c */
+    int output_fields;     /* outputs_fixed: the fields the result keeps,
+                              or OUTPUT_ONE_VALUE */
     const char *name;      /* global function name, "main" */
     const graft_type *ret;       /* @main's declared result type, or NULL */
     const char *type_params;     /* @main's type parameters, or NULL */

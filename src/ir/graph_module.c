@@ -206,3 +206,46 @@ void graph_make_main(graft_graph *g, graft_node *fn)
     g->ndead++;
     g->swept = false; /* new roots (note [swept graph] in graph_walk.c) */
 }
+
+/* note [fixed outputs]: a Relay @main returns whatever its body is, so a
+ * rewrite of the body may give it another shape.  An ONNX graph's outputs
+ * are a list fixed by the model, each one tensor, and the import makes
+ * the graph's result a tuple of them followed by the values nothing reads
+ * (note [kept values] in src/onnx/onnx_graph.h), or the one output
+ * itself.  A rewrite that made that tuple shorter, or a tuple where a
+ * tensor was, would leave the exporter a model it cannot write (it read
+ * past the tuple's fields): such a rewrite is refused where it would
+ * apply, as a guard that fails (src/runtime/rewrite.c), and graft explain
+ * says why.  A tuple anywhere else is refused too: an ONNX value is a
+ * tensor. */
+void graph_fix_outputs(graft_graph *g, int fields)
+{
+    g->outputs_fixed = true;
+    g->output_fields = fields;
+}
+
+int graph_fixed_output_fields(const graft_graph *g)
+{
+    return g->outputs_fixed ? g->output_fields : 0;
+}
+
+bool graph_replacement_shape_fits(const graft_graph *g, const graft_node *root, int by_fields)
+{
+    if (!g->outputs_fixed)
+        return true;
+    if (root != g->output || g->output_fields == OUTPUT_ONE_VALUE)
+        return by_fields < 0;
+    return by_fields >= g->output_fields;
+}
+
+bool graph_tuple_replacement_fits(const graft_graph *g, const graft_node *root,
+                                  const graft_node *by)
+{
+    bool tuple = node_kind(by) == NODE_TUPLE;
+    if (!graph_replacement_shape_fits(g, root, tuple ? node_nargs(by) : -1))
+        return false;
+    for (int k = 0; tuple && k < g->output_fields; k++) /* (fixed: shape_fits above) */
+        if (node_kind(node_arg(by, k)) == NODE_TUPLE)
+            return false; /* an output that is no tensor */
+    return true;
+}

@@ -403,15 +403,42 @@ static const char *interned_name(const Exporter *ex, const char *name)
     return onnx_value_named(&ex->m->values, name) ? name : graph_intern(ex->g, name);
 }
 
-/* A call a rewrite made that makes graph output k is named after it. */
+/* note [outputs' old values renamed]: graph output k is written under
+ * the model's name for it, whatever value a rewrite made output k.  The
+ * value the model made under that name may still be live: a rewrite that
+ * puts an op after an output (Relu(t) in place of t) reads it.  Both
+ * written under the name would make the name twice, which ONNX forbids
+ * (a graph is in single static assignment form), so the old value takes
+ * a fresh name, and the calls that read it are written anew reading that
+ * name (untouched in onnx_export_node.c compares their names).  A value
+ * a partition moved into a function is written there, under its own
+ * name in the function's body, and keeps it.  A graph
+ * input cannot be renamed: an output that was an input, given another
+ * value, keeps that clash (the model's interface names both). */
+static void rename_old_output(Exporter *ex, const graft_node *now, uint32_t old_id,
+                              const char *name)
+{
+    if (old_id == UINT32_MAX || !ex->live[old_id] || old_id == node_id(now))
+        return; /* (a node the rewrite left dead may be freed: asked by id) */
+    const graft_node *old = graph_node(ex->g, old_id);
+    if (node_kind(old) != NODE_VAR && !node_scope(ex->g, old)) /* (a partition's body names
+                                                                  its own values) */
+        export_name_value(ex, old, export_fresh_name(ex, name));
+}
+
+/* A call a rewrite made that makes graph output k is named after it, and
+ * the model's value of that name, still live, renamed (note [outputs' old
+ * values renamed]). */
 static void name_outputs(Exporter *ex)
 {
     const Onnx__GraphProto *gp = ex->m->proto->graph;
     graft_node *out = graph_output(ex->g);
     for (int k = 0; k < ex->m->noutputs; k++) {
         graft_node *o = graph_output_at(ex->m, out, k);
+        const char *name = interned_name(ex, gp->output[k]->name);
+        rename_old_output(ex, o, ex->m->output_ids[k], name);
         if (unnamed(ex, o))
-            export_name_value(ex, o, interned_name(ex, gp->output[k]->name));
+            export_name_value(ex, o, name);
     }
 }
 

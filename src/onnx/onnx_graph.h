@@ -126,6 +126,10 @@ typedef struct OnnxModel {
     int noutputs;              /* the graph outputs: the first fields of the
                                   output tuple (note [kept values]), or the
                                   output itself when it is the only one */
+    uint32_t *output_ids;      /* per graph output: the id of the value the
+                                  model made it, or UINT32_MAX (malloc'd;
+                                  note [outputs' old values renamed] in
+                                  onnx_export.c) */
     KeyMap decls;              /* op name interned in g -> its OnnxOpDecl (in
                                   g's arena), for the ops the rules declare */
     OnnxValues values;         /* name interned in g -> the node import made

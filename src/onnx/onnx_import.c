@@ -739,14 +739,16 @@ typedef struct OutputValues {
 static bool graph_outputs(Importer *im, const Onnx__GraphProto *gp, OutputValues *out)
 {
     out->listed = xcalloc(graph_node_count(im->g) + 1, 1);
+    uint32_t *ids = im->m->output_ids = xmalloc((gp->n_output + 1) * sizeof *ids);
     for (size_t i = 0; i < gp->n_output; i++) {
         const char *name = gp->output[i]->name;
         graft_node *made = name && name[0] ? value_of(im, name) : NULL;
         if (!made && unsure(im))
             return false;
         vec_push(&out->values, made); /* onnx_check saw it made */
+        ids[i] = made ? node_id(made) : UINT32_MAX; /* (by id: a rewrite may free it) */
         if (made)
-            out->listed[node_id(made)] = 1;
+            out->listed[ids[i]] = 1;
     }
     return true;
 }
@@ -767,6 +769,7 @@ static void set_outputs(Importer *im, const Onnx__GraphProto *gp, OutputValues *
     graph_set_output(im->g, im->m->tupled ? graph_add_tuple(im->g, out->values.items,
                                                             (int)out->values.len)
                                           : out->values.items[0]);
+    graph_fix_outputs(im->g, im->m->tupled ? (int)gp->n_output : OUTPUT_ONE_VALUE);
 }
 
 static void output_values_free(OutputValues *out)
@@ -1034,6 +1037,7 @@ void onnx_graph_free(OnnxModel *m)
     keymap_free(&m->node_names);
     onnx_model_free(m->proto);
     free(m->origin);
+    free(m->output_ids);
     free(m->name);
     free(m);
 }

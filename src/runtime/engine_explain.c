@@ -461,17 +461,39 @@ static void explain_spliced_count(Explainer *x, const graft_expr *call)
         fprintf(x->out, "%s takes %d to %d\n", call->s, (int)call->i, call->cmp - 1);
 }
 
+/* When the action would make a tuple where the model's result keeps its
+ * shape, or holds tensors only (note [fixed outputs] in
+ * src/ir/graph_module.c), says so; false when it fits. */
+static bool explain_unfitting(Explainer *x, const graft_rule *rule, const graft_node *root)
+{
+    const graft_graph *g = x->e->g;
+    int fields = rewrite_result_fields(rule->action, matcher_bindings(x->e->m));
+    if (graph_replacement_shape_fits(g, root, fields))
+        return false;
+    int outputs = graph_fixed_output_fields(g);
+    if (root == graph_output(g) && outputs != OUTPUT_ONE_VALUE && fields >= 0)
+        fprintf(x->out, "  not applied: the model has %d outputs; the action's tuple would "
+                "have %d field%s\n", outputs, fields, fields == 1 ? "" : "s");
+    else if (root == graph_output(g) && outputs != OUTPUT_ONE_VALUE)
+        fprintf(x->out, "  not applied: the model has %d outputs; the action makes no "
+                "tuple of them\n", outputs);
+    else
+        fputs("  not applied: the action makes a tuple where the model has a tensor\n",
+              x->out);
+    return true;
+}
+
 /* When the action cannot be made from this match (rewrite_computable
  * false: the rewrite refuses it as a guard would), says which attribute
  * or splice lacks a value; false when the action can be made. */
-static bool explain_uncomputable(Explainer *x, const graft_rule *rule)
+static bool explain_uncomputable(Explainer *x, const graft_rule *rule, const graft_node *root)
 {
     if (!rule->action)
         return explain_compiled_refusal(x, rule);
     int attr;
     const graft_expr *at = rewrite_first_unknown(rule->action, matcher_bindings(x->e->m), &attr);
     if (!at)
-        return false;
+        return explain_unfitting(x, rule, root);
     if (attr == PLACE_SPLICE) {
         fputs("  not applied: a splice of the action has no range on this match\n", x->out);
         return true;
@@ -504,7 +526,7 @@ static void explain_policy(Explainer *x, uint32_t r, graft_node *root)
         explain_partition(x, r, root);
         return;
     }
-    if (explain_uncomputable(x, rule)) /* on the match's bindings, before the verdict's */
+    if (explain_uncomputable(x, rule, root)) /* on the match's bindings, before the verdict's */
         return;
     PartVerdict v;
     engine_rewrite_verdict(e, r, root, &v); /* the grouping of r's pass */

@@ -251,6 +251,10 @@ enum { PLACE_SPLICE = -1, PLACE_COUNT = -2 };
 /* The operands call x has on b, each splice giving its range's fields
  * (none when it has no range). */
 int rewrite_operand_count(const graft_expr *x, const graft_binding *b);
+/* The fields of the tuple node action x makes on b, -1 when it makes no
+ * tuple node (note [fixed outputs] in src/ir/graph_module.c: graft
+ * explain asks before a build what the rewrite asks of the node built). */
+int rewrite_result_fields(const graft_expr *x, const graft_binding *b);
 /* What makes rewrite_computable false: the call of x whose attribute
  * *attr has no value on b, a splice without a range (*attr
  * PLACE_SPLICE), or a spliced call whose operand count its op does not

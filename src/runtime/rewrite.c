@@ -304,6 +304,8 @@ static bool apply_roots(graft_engine *e, uint32_t r, const ActionPlaces *places,
     uint32_t first_new = graph_node_count(e->g);
     bool built = rewrite_build_roots(e, rule, bind, roots, by);
     e->stats.rules[r].seconds += engine_clock(e) - t0;
+    for (int j = 0; built && j < gr->nroots; j++)
+        built = graph_replacement_fits(e->g, roots[j], by[j]); /* note [fixed outputs] */
     if (!built)
         e->stats.rules[r].guard++; /* a compiled action's refusal, as above */
     bool changed = false;
@@ -342,7 +344,7 @@ static bool apply_group(graft_engine *e, const Grouper *gp, uint32_t r,
     uint32_t first_new = graph_node_count(e->g);
     graft_node *by = rewrite_build(e, rule, bind, root);
     e->stats.rules[r].seconds += engine_clock(e) - t0;
-    if (!by) {
+    if (!by || !graph_replacement_fits(e->g, root, by)) { /* note [fixed outputs] */
         e->stats.rules[r].guard++; /* as rewrite_places_known's refusal above */
         return false;
     }

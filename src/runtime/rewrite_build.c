@@ -1219,3 +1219,11 @@ bool rewrite_build_roots(graft_engine *e, const graft_rule *r, const graft_bindi
     e->read_const = NULL; /* note [constant read once] */
     return built;
 }
+
+int rewrite_result_fields(const graft_expr *x, const graft_binding *b)
+{
+    if (x->kind == GRAFT_EXPR_TUPLE)
+        return rewrite_operand_count(x, b);
+    const graft_node *n = x->kind == GRAFT_EXPR_SLOT ? b[x->slot].node : NULL;
+    return n && node_kind(n) == NODE_TUPLE ? node_nargs(n) : -1;
+}

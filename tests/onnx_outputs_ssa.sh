@@ -1,0 +1,29 @@
+#!/bin/sh
+# onnx_outputs_ssa.sh - rewrites that give a model's graph outputs other
+# values while the values the model made them stay live (an op put after
+# an output, outputs swapped, an output made an input) write models that
+# ONNX's own full check takes: each name made once (note [outputs' old
+# values renamed] in src/onnx/onnx_export.c).  graft 65c79b1 wrote the
+# old value and the new one both under the output's name, which the
+# checker refuses ("Graph must be in single static assignment (SSA)
+# form"); the exact texts are goldens in tests/onnx/outputs_renamed and
+# tests/golden/splice_counts.
+set -u
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
+test_tmpdir onnx_outputs_ssa
+python_onnx 'import onnx'
+
+checked() { # checked RULES MODEL: graft run writes a model the checker takes
+    out="$tmp/$(basename "$1" .graft).onnx"
+    "$GRAFT" run "$1" "$2" -o "$out" 2>"$tmp/err" || { fail "$1: $(cat "$tmp/err")"; return; }
+    onnx_checked "$out" >"$tmp/why" || fail "$1: the checker refuses it: $(cat "$tmp/why")"
+}
+dir=$src/tests/onnx/outputs_renamed
+for rules in rules swap to_input; do
+    checked "$dir/$rules.graft" "$dir/model.onnxtxt"
+done
+checked "$src/tests/golden/splice_counts/sum_rest_onnx.graft" \
+    "$src/tests/golden/splice_counts/two.onnxtxt"
+
+echo "onnx_outputs_ssa: 4 rewritten models checked, $failures failures"
+[ "$failures" -eq 0 ]
