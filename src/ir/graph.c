@@ -49,8 +49,6 @@
 _Static_assert(sizeof(void *) != 8 || sizeof(graft_node) == 48,
                "a node is 48 bytes (note [node size])");
 _Static_assert(sizeof(union NodeTail) == sizeof(void *), "a tail is a word (note [tail word])");
-_Static_assert(sizeof(void *) != 8 || sizeof(struct Use) == 32,
-               "a use is 32 bytes (note [node size])");
 
 /* A graph whose names are interned in strings (NULL: a new interner of
  * its own, in its arena). */
@@ -153,6 +151,8 @@ void graph_fit_nodes(graft_graph *g, size_t more)
         nodes_resize(g, cap);
 }
 
+static void user_pool_free(UserPool *p); /* (with the users lists, below) */
+
 void graph_free(graft_graph *g)
 {
     if (!g)
@@ -187,6 +187,7 @@ void graph_free(graft_graph *g)
     vec_free(&g->cone);
     vec_free(&g->orphan_vars);
     vec_free(&g->node_blocks);
+    user_pool_free(&g->user_pool);
     free(g);
 }
 
@@ -441,48 +442,347 @@ FuncParts node_func_parts(const graft_node *n)
 
 /* ---- users lists ---- */
 
-/* Appends u to the users list of u->value (creation order).  The list
- * is circular through prev: the first use's prev is the last use. */
-static void link_use(Use *u)
+/* note [users word]: a value's users are the word users of its node, not
+ * a record in each operand slot: an operand slot is the pointer to the
+ * node it reads (8 bytes, node_slots), where it was a 32-byte struct Use
+ * linked into its value's list (user, value, prev, next), 5.44 MB of the
+ * workload's partition's peak at 10,000 copies.  On that workload every
+ * value has one user, so the word holds it: the user's address in its low
+ * 48 bits and the slot's index + 1 (0 for USE_CALLEE) in its top 16; a
+ * value of no user has 0.  Node memory is below 2^48 and 8-aligned
+ * (node_aligned checks each block and large node it takes: x86-64's and
+ * AArch64's user addresses are 47 or 48 bits unless a program asks the
+ * kernel for more, which graft does not).  The top bits, not the 3 low
+ * ones the alignment frees, because an index past 5 is common: the
+ * workload's output tuple has 10,000 fields, and each root at a field
+ * past the fifth had a list of its own (9,994 of them, made at the load
+ * and again when the partition moves the root's use to its call: 2.2 M
+ * instructions and 320 KB).  A value with more users, or one whose index
+ * does not fit in 16 bits, has a struct UserList tagged 1 in the low bit
+ * (note [user lists]).  nusers stays a field of the node, so node_nusers
+ * is one load; linking a single user is two stores, unlinking it one. */
+_Static_assert(sizeof(uintptr_t) == 8, "a users word has 64 bits (note [users word])");
+
+/* note [user lists]: a list is cut from the graph's pool of pieces of
+ * 32 << k bytes with a free list per size (UserPool, freed with the
+ * graph), a residual net's thousands of two-user values a piece each, not
+ * a malloc each; its header and entries fill the piece (cap is a power of
+ * two less one).  Entries stay in the order the uses were made (the ONNX
+ * writer reads a call's results in that order) and a list grows by a new
+ * piece of twice the size.  Removing an entry of a short list (cap below
+ * USER_INDEX_CAP) finds it by a scan and closes the gap, at most a few
+ * dozen entries; a longer list has an index, open addressing of (user,
+ * operand) to the entry's position, linear probing with deletion by
+ * backward shift, and the removed entry becomes a tombstone (user NULL,
+ * which node_user_next skips), the list made anew without them once they
+ * outnumber the live ones.  So removing each of a million users, in any
+ * order (graph_set_arg, the sweeps), costs each a probe or two and
+ * amortized O(1) moves, never a scan of the list (tests/check_graph.c's
+ * wide fan-outs hold GraphUserCounts to that).  A list of one user that
+ * the word can say goes back to the word. */
+enum { USER_INDEX_CAP = 31, USER_PIECE_MIN = 32 };
+
+_Static_assert(sizeof(void *) != 8 || sizeof(struct UserList) == 16,
+               "a list's header is 16 bytes (note [user lists])");
+_Static_assert(sizeof(void *) != 8 || sizeof(struct UserEntry) == 16,
+               "an entry is 16 bytes (note [user lists])");
+
+/* The pool's class of a piece of bytes (a power of two, at least 32). */
+static unsigned piece_class(size_t bytes)
 {
-    graft_node *v = u->value;
-    Use *first = v->first_use;
-    u->next = NULL;
-    if (!first) {
-        v->first_use = u->prev = u;
-    } else {
-        u->prev = first->prev;
-        first->prev->next = u;
-        first->prev = u;
+    return (unsigned)__builtin_ctzll((unsigned long long)bytes) - 5;
+}
+
+static void *piece_take(graft_graph *g, size_t bytes)
+{
+    UserPool *p = &g->user_pool;
+    unsigned k = piece_class(bytes);
+    if (k >= USER_CLASSES)
+        out_of_memory();
+    void *piece = p->free[k];
+    if (piece) {
+        p->free[k] = *(void **)piece;
+        return piece;
     }
+    if (bytes > NODE_BLOCK / 4) { /* a piece of its own */
+        piece = xmalloc(bytes);
+        vec_push(&p->blocks, piece);
+        p->counts.pool_bytes += bytes;
+        return piece;
+    }
+    if (p->left < bytes) { /* (a block's tail too short is left unused) */
+        p->next = xmalloc(NODE_BLOCK);
+        vec_push(&p->blocks, (void *)p->next);
+        p->left = NODE_BLOCK;
+        p->counts.pool_bytes += NODE_BLOCK;
+    }
+    piece = p->next;
+    p->next += bytes;
+    p->left -= bytes;
+    return piece;
+}
+
+static void piece_give(graft_graph *g, void *piece, size_t bytes)
+{
+    UserPool *p = &g->user_pool;
+    unsigned k = piece_class(bytes);
+    *(void **)piece = p->free[k];
+    p->free[k] = piece;
+}
+
+static void user_pool_free(UserPool *p)
+{
+    for (size_t i = 0; i < p->blocks.len; i++)
+        free(p->blocks.items[i]);
+    vec_free(&p->blocks);
+}
+
+GraphUserCounts graph_user_counts(const graft_graph *g)
+{
+    return g->user_pool.counts;
+}
+
+static size_t list_bytes(uint32_t cap)
+{
+    return ((size_t)cap + 1) * sizeof(struct UserEntry);
+}
+
+/* The entries of an index of a list of cap entries: twice the entries it
+ * can hold, a power of two. */
+static size_t index_size(uint32_t cap)
+{
+    return 2 * ((size_t)cap + 1);
+}
+
+static struct UserList *list_of(const graft_node *v)
+{
+    return (struct UserList *)(v->users - USERS_LIST_TAG);
+}
+
+/* The word of a single user at slot operand (note [users word]). */
+static inline uintptr_t user_word(const graft_node *user, int operand)
+{
+    return (uintptr_t)user | ((uintptr_t)(uint32_t)(operand + 1) << USER_OPERAND_SHIFT);
+}
+
+/* Whether the word can hold a single user at slot operand. */
+static inline bool word_holds(int operand)
+{
+    return (uint32_t)(operand + 1) < (1u << (64 - USER_OPERAND_SHIFT));
+}
+
+/* The home slot of (user, operand) in an index of mask + 1 slots (a
+ * power of two): the top bits of a Fibonacci hash, which spread the
+ * users' addresses, made at a fixed stride, evenly. */
+static size_t index_home(const graft_node *user, int operand, size_t mask)
+{
+    uint64_t key = (uint64_t)(uintptr_t)user ^ ((uint64_t)(uint32_t)operand << 48);
+    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - __builtin_popcountll(mask)));
+}
+
+static void index_put(graft_graph *g, struct UserList *l, uint32_t pos)
+{
+    size_t mask = index_size(l->cap) - 1;
+    size_t i = index_home(l->at[pos].user, l->at[pos].operand, mask);
+    g->user_pool.counts.probes++;
+    while (l->index[i]) {
+        i = (i + 1) & mask;
+        g->user_pool.counts.probes++;
+    }
+    l->index[i] = pos + 1;
+}
+
+/* Removes (user, operand) from l's index and returns its position. */
+static uint32_t index_take(graft_graph *g, struct UserList *l, const graft_node *user,
+                           int operand)
+{
+    size_t mask = index_size(l->cap) - 1;
+    size_t i = index_home(user, operand, mask);
+    for (;; i = (i + 1) & mask) {
+        g->user_pool.counts.probes++;
+        const struct UserEntry *e = &l->at[l->index[i] - 1]; /* (it is there) */
+        if (e->user == user && e->operand == operand)
+            break;
+    }
+    uint32_t pos = l->index[i] - 1;
+    for (size_t j = (i + 1) & mask; l->index[j]; j = (j + 1) & mask) { /* backward shift */
+        g->user_pool.counts.probes++;
+        const struct UserEntry *e = &l->at[l->index[j] - 1];
+        size_t home = index_home(e->user, e->operand, mask);
+        if (((j - home) & mask) >= ((j - i) & mask)) { /* home not in (i, j] */
+            l->index[i] = l->index[j];
+            i = j;
+        }
+    }
+    l->index[i] = 0;
+    return pos;
+}
+
+/* A list of cap entries holding the live entries of the n at from, in
+ * order, with its index when cap calls for one. */
+static struct UserList *list_make(graft_graph *g, uint32_t cap, const struct UserEntry *from,
+                                  uint32_t n)
+{
+    struct UserList *l = piece_take(g, list_bytes(cap));
+    g->user_pool.counts.lists++;
+    l->cap = cap;
+    l->len = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (from[i].user)
+            l->at[l->len++] = from[i];
+    g->user_pool.counts.moves += l->len;
+    l->index = NULL;
+    if (cap >= USER_INDEX_CAP) {
+        l->index = piece_take(g, index_size(cap) * sizeof *l->index);
+        memset(l->index, 0, index_size(cap) * sizeof *l->index);
+        for (uint32_t pos = 0; pos < l->len; pos++)
+            index_put(g, l, pos);
+    }
+    return l;
+}
+
+static void list_free(graft_graph *g, struct UserList *l)
+{
+    if (l->index)
+        piece_give(g, l->index, index_size(l->cap) * sizeof *l->index);
+    piece_give(g, l, list_bytes(l->cap));
+}
+
+/* The capacity of a list made for n users: room for as many again. */
+static uint32_t list_cap_for(uint32_t n)
+{
+    uint32_t cap = 3;
+    while (cap < 2 * n)
+        cap = 2 * cap + 1;
+    return cap;
+}
+
+/* v's users made anew from its list l, whose live entries number
+ * v->nusers: none, the word of one, or a list without tombstones. */
+static void list_refit(graft_graph *g, graft_node *v, struct UserList *l)
+{
+    uint32_t n = (uint32_t)v->nusers;
+    if (n <= 1) {
+        uint32_t k = 0;
+        while (n && !l->at[k].user)
+            k++;
+        if (!n || word_holds(l->at[k].operand)) {
+            v->users = n ? user_word(l->at[k].user, l->at[k].operand) : 0;
+            list_free(g, l);
+            return;
+        }
+    }
+    struct UserList *fit = list_make(g, list_cap_for(n), l->at, l->len);
+    list_free(g, l);
+    v->users = (uintptr_t)fit | USERS_LIST_TAG;
+}
+
+/* note [two users]: a rewrite makes its new node on the inputs of the
+ * nodes it replaces before those die, so each input has two users for a
+ * moment, a list made and refitted to the word: 50,000 of them on the
+ * workload's Relay rewrite, 220 instructions each through list_make and
+ * list_refit.  The word's second user and the removal of one of two take
+ * their own few stores instead (a list of 3 from the pool's free list,
+ * and the one left put back in the word). */
+
+enum { PAIR_CAP = 3, PAIR_CLASS = 1 }; /* a list of two users: 64 bytes */
+
+/* users_add past the word: v's user list made (from its word's user) or
+ * grown, then user appended; and the count. */
+static __attribute__((noinline)) void list_add(graft_graph *g, graft_node *v,
+                                               graft_node *user, int operand)
+{
+    struct UserList *l;
+    if (!node_users_listed(v)) { /* from the word: its user first */
+        struct UserEntry one = {node_user(v, 0), node_user_operand(v, 0)};
+        l = list_make(g, v->users ? PAIR_CAP : 1, &one, v->users ? 1 : 0);
+    } else {
+        l = list_of(v);
+        if (l->len == l->cap) {
+            struct UserList *grown = list_make(g, 2 * l->cap + 1, l->at, l->len);
+            list_free(g, l);
+            l = grown;
+        }
+    }
+    l->at[l->len] = (struct UserEntry){user, operand};
+    if (l->index)
+        index_put(g, l, l->len);
+    l->len++;
+    v->users = (uintptr_t)l | USERS_LIST_TAG;
     v->nusers++;
 }
 
-/* graph_unlink_use, inline in the edits that relink a use (graph_set_arg,
- * graph_replace_all_uses): a call of it was 8 of the 40 instructions of
- * re-pointing an operand, five a group of the workload's partition. */
-static inline void unlink_use(Use *u)
+/* users_add of a second user to v's word (note [two users]), or
+ * list_add's. */
+static __attribute__((noinline)) void pair_add(graft_graph *g, graft_node *v,
+                                               graft_node *user, int operand)
 {
-    graft_node *v = u->value;
-    Use *first = v->first_use;
-    if (u == first) {
-        v->first_use = u->next;
-        if (u->next)
-            u->next->prev = u->prev;
-    } else {
-        u->prev->next = u->next;
-        if (u->next)
-            u->next->prev = u->prev;
-        else
-            first->prev = u->prev;
+    UserPool *p = &g->user_pool;
+    struct UserList *l = p->free[PAIR_CLASS];
+    if (!l || !v->users || node_users_listed(v)) {
+        list_add(g, v, user, operand);
+        return;
     }
-    u->prev = u->next = NULL;
-    v->nusers--;
+    p->free[PAIR_CLASS] = *(void **)l; /* (piece_take's reuse, inline) */
+    *l = (struct UserList){.len = 2, .cap = PAIR_CAP};
+    l->at[0] = (struct UserEntry){node_user(v, 0), node_user_operand(v, 0)};
+    l->at[1] = (struct UserEntry){user, operand};
+    g->user_pool.counts.lists++;
+    v->users = (uintptr_t)l | USERS_LIST_TAG;
+    v->nusers = 2;
 }
 
-void graph_unlink_use(Use *u)
+/* Appends (user, operand) to v's users (creation order). */
+static inline void users_add(graft_graph *g, graft_node *v, graft_node *user, int operand)
 {
-    unlink_use(u);
+    if (!v->users && word_holds(operand)) {
+        v->users = user_word(user, operand);
+        v->nusers = 1;
+    } else {
+        pair_add(g, v, user, operand);
+    }
+}
+
+/* users_remove from a list (note [user lists]). */
+static __attribute__((noinline)) void list_remove(graft_graph *g, graft_node *v,
+                                                  const graft_node *user, int operand)
+{
+    struct UserList *l = list_of(v);
+    if (l->index) {
+        l->at[index_take(g, l, user, operand)].user = NULL; /* a tombstone */
+    } else {
+        uint32_t pos = 0;
+        while (l->at[pos].user != user || l->at[pos].operand != operand)
+            pos++;
+        g->user_pool.counts.probes += pos + 1;
+        g->user_pool.counts.moves += l->len - pos - 1;
+        for (uint32_t k = pos + 1; k < l->len; k++) /* (a few: no call of memmove) */
+            l->at[k - 1] = l->at[k];
+        l->len--;
+    }
+    if (v->nusers <= 1 || l->len - (uint32_t)v->nusers > (uint32_t)v->nusers)
+        list_refit(g, v, l);
+}
+
+void graph_users_remove_listed(graft_graph *g, graft_node *v, const graft_node *user,
+                               int operand)
+{
+    struct UserList *l = list_of(v);
+    if (l->len != 2) {
+        list_remove(g, v, user, operand);
+        return;
+    }
+    int other = l->at[0].user == user && l->at[0].operand == operand;
+    if (!word_holds(l->at[other].operand)) {
+        list_remove(g, v, user, operand);
+        return;
+    }
+    UserPool *p = &g->user_pool;
+    p->counts.probes += 2 - other;
+    v->users = user_word(l->at[other].user, l->at[other].operand);
+    _Static_assert(PAIR_CAP == 3 && PAIR_CLASS == 1, "a pair is the pool's class 1");
+    *(void **)l = p->free[PAIR_CLASS]; /* (piece_give, inline: a list of two is */
+    p->free[PAIR_CLASS] = l;           /* a pair's piece, PAIR_CAP) */
 }
 
 /* ---- builders ---- */
@@ -498,7 +798,7 @@ void graph_unlink_use(Use *u)
  * zeroes a large allocation twice (alloc_big, then arena_alloc), and
  * glibc's memset counts an instruction a byte under callgrind, which
  * put about 570 instructions on each op node of bench/e2e.sh's partition. */
-_Static_assert(sizeof(graft_node) % 8 == 0 && sizeof(Use) % 8 == 0,
+_Static_assert(sizeof(graft_node) % 8 == 0 && sizeof(graft_node *) % 8 == 0,
                "nodes and slots keep 8-byte alignment (note [node pool])");
 
 /* note [short nodes]: a variable, a global's reference and an operator
@@ -539,7 +839,7 @@ static inline bool kind_is_short(NodeKind kind)
  * for a short kind). */
 static inline size_t node_bytes(NodeKind kind, int nslots)
 {
-    return kind_is_short(kind) ? SHORT_NODE : sizeof(graft_node) + (size_t)nslots * sizeof(Use);
+    return kind_is_short(kind) ? SHORT_NODE : sizeof(graft_node) + (size_t)nslots * sizeof(graft_node *);
 }
 
 /* Zeroes n's fields, all of them (whole) or a short node's (note [short
@@ -562,13 +862,24 @@ static inline graft_node *pool_take(graft_graph *g, size_t size)
     return n;
 }
 
+/* mem of size bytes, which nodes are cut from: 8-aligned and below
+ * 2^48, as the users word needs (note [users word]); checked at each
+ * block and large node, so that the nodes cut at 8-byte steps from a
+ * block need no check. */
+static void *node_aligned(void *mem, size_t size)
+{
+    if (((uintptr_t)mem & 7) || ((uintptr_t)mem + size - 1) > USER_ADDRESS_MASK)
+        abort();
+    return mem;
+}
+
 static graft_node *node_memory(graft_graph *g, size_t size, bool whole)
 {
     if (size > NODE_BLOCK / 4)
-        return arena_alloc(g->arena, size);
+        return node_aligned(arena_alloc(g->arena, size), size);
     if (g->node_pool_left < size) {
         uint32_t first = g->nnodes; /* the id node_register gives */
-        NodeBlock block = {xmalloc(NODE_BLOCK), first, first};
+        NodeBlock block = {node_aligned(xmalloc(NODE_BLOCK), NODE_BLOCK), first, first};
         vec_push(&g->node_blocks, block);
         g->node_pool = block.mem;
         g->node_pool_left = NODE_BLOCK;
@@ -644,12 +955,12 @@ GRAFT_HOT graft_node *new_node(graft_graph *g, NodeKind kind, int nslots)
 
 graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots)
 {
-    return cut_node(g, kind, sizeof(graft_node) + (size_t)nslots * sizeof(Use), true);
+    return cut_node(g, kind, sizeof(graft_node) + (size_t)nslots * sizeof(graft_node *), true);
 }
 
 graft_node *graph_new_tailed_node(graft_graph *g, NodeKind kind, int nslots)
 {
-    size_t size = sizeof(graft_node) + (size_t)nslots * sizeof(Use) + sizeof(union NodeTail);
+    size_t size = sizeof(graft_node) + (size_t)nslots * sizeof(graft_node *) + sizeof(union NodeTail);
     return cut_node(g, kind, size, true);
 }
 
@@ -680,22 +991,21 @@ void graph_new_vars(graft_graph *g, uint32_t count, graft_node **vars)
     g->nvars += count;
 }
 
-/* Fills n's operand slots (allocated with it), each a use linked into
- * its value's users list. */
-GRAFT_HOT void fill_operands(graft_node *n, graft_node *const *args, int nargs)
+/* Fills n's operand slots (allocated with it), n added to each one's
+ * users. */
+GRAFT_HOT void fill_operands(graft_graph *g, graft_node *n, graft_node *const *args, int nargs)
 {
-    Use *slots = node_slots(n);
+    graft_node **slots = node_slots(n);
     n->nargs = nargs;
     for (int i = 0; i < nargs; i++) {
-        slots[i].user = n;
-        slots[i].value = args[i];
-        link_use(&slots[i]);
+        slots[i] = args[i];
+        users_add(g, args[i], n, i);
     }
 }
 
-void graph_set_operands(graft_node *n, graft_node *const *args, int nargs)
+void graph_set_operands(graft_graph *g, graft_node *n, graft_node *const *args, int nargs)
 {
-    fill_operands(n, args, nargs);
+    fill_operands(g, n, args, nargs);
 }
 
 /* Copies attributes into the arena with interned names, for a call or a
@@ -802,7 +1112,7 @@ graft_node *graph_add_call(graft_graph *g, const char *op, graft_node *const *ar
     graft_node *n = nattrs ? graph_new_tailed_node(g, NODE_CALL, nargs)
                            : graph_new_node(g, NODE_CALL, nargs);
     n->str = graph_intern(g, op);
-    graph_set_operands(n, args, nargs);
+    graph_set_operands(g, n, args, nargs);
     graph_set_attrs(g, n, attrs, nattrs);
     return n;
 }
@@ -816,7 +1126,7 @@ static __attribute__((noinline)) graft_node *call_with_attrs(graft_graph *g, con
 {
     graft_node *n = graph_new_tailed_node(g, NODE_CALL, nargs);
     n->str = op;
-    fill_operands(n, args, nargs);
+    fill_operands(g, n, args, nargs);
     graph_set_attrs(g, n, attrs, nattrs);
     return n;
 }
@@ -828,7 +1138,7 @@ graft_node *graph_add_call_interned(graft_graph *g, const char *op, graft_node *
         return call_with_attrs(g, op, args, nargs, attrs, nattrs);
     graft_node *n = new_node(g, NODE_CALL, nargs); /* note [builders inline] */
     n->str = op;
-    fill_operands(n, args, nargs);
+    fill_operands(g, n, args, nargs);
     return n;
 }
 
@@ -838,7 +1148,7 @@ graft_node *graph_add_call_sharing(graft_graph *g, const char *op, graft_node *c
     graft_node *n = nattrs ? graph_new_tailed_node(g, NODE_CALL, nargs)
                            : graph_new_node(g, NODE_CALL, nargs);
     n->str = op;
-    graph_set_operands(n, args, nargs);
+    graph_set_operands(g, n, args, nargs);
     n->u.call.nattrs = nattrs;
     if (nattrs)
         graph_new_tail(n, nargs)->attrs = attrs;
@@ -852,12 +1162,10 @@ static graft_node *fn_call(graft_graph *g, graft_node *callee, graft_node *const
 {
     graft_node *n = tailed ? graph_new_tailed_node(g, NODE_CALL, nargs + 1)
                            : graph_new_node(g, NODE_CALL, nargs + 1);
-    graph_set_operands(n, args, nargs);
+    graph_set_operands(g, n, args, nargs);
     n->flag = 1; /* the callee is the slot after the operands */
-    Use *slot = node_callee_slot(n);
-    slot->user = n;
-    slot->value = callee;
-    link_use(slot);
+    *node_callee_slot(n) = callee;
+    users_add(g, callee, n, USE_CALLEE);
     return n;
 }
 
@@ -878,14 +1186,14 @@ graft_node *graph_add_fn_call_attrs(graft_graph *g, graft_node *callee, graft_no
 graft_node *graph_add_tuple(graft_graph *g, graft_node *const *fields, int nfields)
 {
     graft_node *n = graph_new_node(g, NODE_TUPLE, nfields);
-    graph_set_operands(n, fields, nfields);
+    graph_set_operands(g, n, fields, nfields);
     return n;
 }
 
 graft_node *graph_add_getitem(graft_graph *g, graft_node *tuple, int index)
 {
     graft_node *n = graph_new_node(g, NODE_GETITEM, 1);
-    graph_set_operands(n, &tuple, 1);
+    graph_set_operands(g, n, &tuple, 1);
     n->u.call.index = index;
     return n;
 }
@@ -993,14 +1301,14 @@ void graph_scope_past(graft_graph *g, const graft_node *n, const graft_node *fn)
 
 void graph_set_arg(graft_graph *g, graft_node *user, int i, graft_node *value)
 {
-    Use *u = i == USE_CALLEE ? node_callee_slot(user) : &node_slots(user)[i];
-    if (u->value == value)
+    graft_node **slot = graph_slot_of(user, i);
+    if (*slot == value)
         return;
     g->swept = false; /* (note [swept graph] in graph_walk.c) */
     g->relinked = true; /* (note [reached by users] in graph_walk.c) */
-    unlink_use(u);
-    u->value = value;
-    link_use(u);
+    graph_users_remove(g, *slot, user, i);
+    *slot = value;
+    users_add(g, value, user, i);
 }
 
 /* The output, or the body of the function enclosing old, when it is old. */
@@ -1016,6 +1324,38 @@ static void replace_body(graft_graph *g, graft_node *old, graft_node *new_node_)
     }
 }
 
+/* Moves old's use by user's slot operand over to to, appended to its
+ * users; old's own users are its caller's to fix. */
+static void move_use(graft_graph *g, graft_node *old, graft_node *user, int operand,
+                     graft_node *to)
+{
+    *graph_slot_of(user, operand) = to;
+    users_add(g, to, user, operand);
+    if (!node_users_listed(old)) {
+        old->users = 0;
+        old->nusers = 0;
+    }
+}
+
+/* graph_replace_all_uses of a list: its entries moved to to in order, but
+ * to's own, kept in place; then old's list refitted to those. */
+static void move_listed_uses(graft_graph *g, graft_node *old, graft_node *to)
+{
+    struct UserList *l = list_of(old);
+    uint32_t kept = 0;
+    for (uint32_t pos = 0; pos < l->len; pos++) {
+        struct UserEntry e = l->at[pos];
+        if (e.user == to)
+            l->at[kept++] = e;
+        else if (e.user)
+            move_use(g, old, e.user, e.operand, to);
+    }
+    g->user_pool.counts.moves += l->len;
+    l->len = kept;
+    old->nusers = (int32_t)kept;
+    list_refit(g, old, l);
+}
+
 /* Moves every use of old over to new_node (except new_node's own), then
  * the output or function body that was old. */
 void graph_replace_all_uses(graft_graph *g, graft_node *old, graft_node *new_node_)
@@ -1024,15 +1364,9 @@ void graph_replace_all_uses(graft_graph *g, graft_node *old, graft_node *new_nod
         return;
     g->swept = false; /* (note [swept graph] in graph_walk.c) */
     g->relinked = true; /* (note [reached by users] in graph_walk.c) */
-    Use *u = old->first_use;
-    while (u) {
-        Use *next = u->next;
-        if (u->user != new_node_) {
-            unlink_use(u);
-            u->value = new_node_;
-            link_use(u);
-        }
-        u = next;
-    }
+    if (node_users_listed(old))
+        move_listed_uses(g, old, new_node_);
+    else if (old->users && node_user(old, 0) != new_node_)
+        move_use(g, old, node_user(old, 0), node_user_operand(old, 0), new_node_);
     replace_body(g, old, new_node_);
 }

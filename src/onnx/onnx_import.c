@@ -1045,8 +1045,8 @@ const char *onnx_node_label(const OnnxModel *m, const graft_node *n)
         return name;
     if ((name = graph_value_name(m->g, n)))
         return name;
-    for (const Use *u = node_first_use(n); u; u = use_next(u)) /* a call of several results */
-        if (node_kind(use_user(u)) == NODE_GETITEM && (name = graph_value_name(m->g, use_user(u))))
+    for (int k = node_user_first(n); k < node_user_end(n); k = node_user_next(n, k)) /* a call of several results */
+        if (node_kind(node_user(n, k)) == NODE_GETITEM && (name = graph_value_name(m->g, node_user(n, k))))
             return name;
     return NULL;
 }
