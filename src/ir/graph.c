@@ -467,23 +467,29 @@ _Static_assert(sizeof(uintptr_t) == 8, "a users word has 64 bits (note [users wo
  * 32 << k bytes with a free list per size (UserPool, freed with the
  * graph), a residual net's thousands of two-user values a piece each, not
  * a malloc each; its header and entries fill the piece (cap is a power of
- * two less one).  Entries stay in the order the uses were made (the ONNX
- * writer reads a call's results in that order) and a list grows by a new
- * piece of twice the size.  Removing an entry of a short list (cap below
- * USER_INDEX_CAP) finds it by a scan and closes the gap, at most a few
- * dozen entries; a longer list has an index, open addressing of (user,
- * operand) to the entry's position, linear probing with deletion by
- * backward shift, and the removed entry becomes a tombstone (user NULL,
- * which node_user_next skips), the list made anew without them once they
- * outnumber the live ones.  So removing each of a million users, in any
+ * two less two, the header two entries' room).  Entries stay in the order
+ * the uses were made (the ONNX writer reads a call's results in that
+ * order) and a list grows by a new piece of twice the size.  Removing an
+ * entry of a short list (cap below USER_INDEX_CAP) finds it by a scan and
+ * closes the gap, at most a few dozen entries; in a longer list the
+ * removed entry becomes a tombstone (user NULL, which node_user_next
+ * skips), the list made anew without them once they outnumber the live
+ * ones.  The oldest live entry is at head, and most removals are of it or
+ * of the newest, which len then leaves (a pass takes a shared constant's
+ * users in their order or the reverse: the workload's ONNX partition the
+ * 10,000 of its epsilon, newest first); any other is found by an index,
+ * open addressing of (user, operand) to the entry's position, linear
+ * probing with deletion by backward shift, made by the first such removal
+ * (O(len), as the list's growth or remaking is) and kept by appends until
+ * the list is made anew.  So removing each of a million users, in any
  * order (graph_set_arg, the sweeps), costs each a probe or two and
  * amortized O(1) moves, never a scan of the list (tests/check_graph.c's
  * wide fan-outs hold GraphUserCounts to that).  A list of one user that
  * the word can say goes back to the word. */
-enum { USER_INDEX_CAP = 31, USER_PIECE_MIN = 32 };
+enum { USER_INDEX_CAP = 30 };
 
-_Static_assert(sizeof(void *) != 8 || sizeof(struct UserList) == 16,
-               "a list's header is 16 bytes (note [user lists])");
+_Static_assert(sizeof(void *) != 8 || sizeof(struct UserList) == 2 * sizeof(struct UserEntry),
+               "a list's header is two entries (note [user lists])");
 _Static_assert(sizeof(void *) != 8 || sizeof(struct UserEntry) == 16,
                "an entry is 16 bytes (note [user lists])");
 
@@ -544,14 +550,14 @@ GraphUserCounts graph_user_counts(const graft_graph *g)
 
 static size_t list_bytes(uint32_t cap)
 {
-    return ((size_t)cap + 1) * sizeof(struct UserEntry);
+    return ((size_t)cap + 2) * sizeof(struct UserEntry);
 }
 
-/* The entries of an index of a list of cap entries: twice the entries it
- * can hold, a power of two. */
+/* The entries of an index of a list of cap entries: more than twice the
+ * entries it can hold, a power of two. */
 static size_t index_size(uint32_t cap)
 {
-    return 2 * ((size_t)cap + 1);
+    return 2 * ((size_t)cap + 2);
 }
 
 static struct UserList *list_of(const graft_node *v)
@@ -577,7 +583,7 @@ static inline bool word_holds(int operand)
 static size_t index_home(const graft_node *user, int operand, size_t mask)
 {
     uint64_t key = (uint64_t)(uintptr_t)user ^ ((uint64_t)(uint32_t)operand << 48);
-    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - __builtin_popcountll(mask)));
+    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - __builtin_ctzll(mask + 1)));
 }
 
 static void index_put(graft_graph *g, struct UserList *l, uint32_t pos)
@@ -618,26 +624,28 @@ static uint32_t index_take(graft_graph *g, struct UserList *l, const graft_node 
     return pos;
 }
 
+/* l's index made, of its live entries (note [user lists]). */
+static void index_make(graft_graph *g, struct UserList *l)
+{
+    l->index = piece_take(g, index_size(l->cap) * sizeof *l->index);
+    memset(l->index, 0, index_size(l->cap) * sizeof *l->index);
+    for (uint32_t pos = l->head; pos < l->len; pos++)
+        if (l->at[pos].user)
+            index_put(g, l, pos);
+}
+
 /* A list of cap entries holding the live entries of the n at from, in
- * order, with its index when cap calls for one. */
+ * order, without an index. */
 static struct UserList *list_make(graft_graph *g, uint32_t cap, const struct UserEntry *from,
                                   uint32_t n)
 {
     struct UserList *l = piece_take(g, list_bytes(cap));
     g->user_pool.counts.lists++;
-    l->cap = cap;
-    l->len = 0;
+    *l = (struct UserList){.cap = cap};
     for (uint32_t i = 0; i < n; i++)
         if (from[i].user)
             l->at[l->len++] = from[i];
     g->user_pool.counts.moves += l->len;
-    l->index = NULL;
-    if (cap >= USER_INDEX_CAP) {
-        l->index = piece_take(g, index_size(cap) * sizeof *l->index);
-        memset(l->index, 0, index_size(cap) * sizeof *l->index);
-        for (uint32_t pos = 0; pos < l->len; pos++)
-            index_put(g, l, pos);
-    }
     return l;
 }
 
@@ -651,9 +659,9 @@ static void list_free(graft_graph *g, struct UserList *l)
 /* The capacity of a list made for n users: room for as many again. */
 static uint32_t list_cap_for(uint32_t n)
 {
-    uint32_t cap = 3;
+    uint32_t cap = 2;
     while (cap < 2 * n)
-        cap = 2 * cap + 1;
+        cap = 2 * cap + 2;
     return cap;
 }
 
@@ -663,7 +671,7 @@ static void list_refit(graft_graph *g, graft_node *v, struct UserList *l)
 {
     uint32_t n = (uint32_t)v->nusers;
     if (n <= 1) {
-        uint32_t k = 0;
+        uint32_t k = l->head;
         while (n && !l->at[k].user)
             k++;
         if (!n || word_holds(l->at[k].operand)) {
@@ -682,10 +690,10 @@ static void list_refit(graft_graph *g, graft_node *v, struct UserList *l)
  * moment, a list made and refitted to the word: 50,000 of them on the
  * workload's Relay rewrite, 220 instructions each through list_make and
  * list_refit.  The word's second user and the removal of one of two take
- * their own few stores instead (a list of 3 from the pool's free list,
+ * their own few stores instead (a list of 2 from the pool's free list,
  * and the one left put back in the word). */
 
-enum { PAIR_CAP = 3, PAIR_CLASS = 1 }; /* a list of two users: 64 bytes */
+enum { PAIR_CAP = 2, PAIR_CLASS = 1 }; /* a list of two users: 64 bytes */
 
 /* users_add past the word: v's user list made (from its word's user) or
  * grown, then user appended; and the count. */
@@ -695,11 +703,12 @@ static __attribute__((noinline)) void list_add(graft_graph *g, graft_node *v,
     struct UserList *l;
     if (!node_users_listed(v)) { /* from the word: its user first */
         struct UserEntry one = {node_user(v, 0), node_user_operand(v, 0)};
-        l = list_make(g, v->users ? PAIR_CAP : 1, &one, v->users ? 1 : 0);
+        l = list_make(g, PAIR_CAP, &one, v->users ? 1 : 0);
     } else {
         l = list_of(v);
         if (l->len == l->cap) {
-            struct UserList *grown = list_make(g, 2 * l->cap + 1, l->at, l->len);
+            struct UserList *grown = list_make(g, 2 * l->cap + 2, l->at + l->head,
+                                               l->len - l->head);
             list_free(g, l);
             l = grown;
         }
@@ -743,13 +752,47 @@ static inline void users_add(graft_graph *g, graft_node *v, graft_node *user, in
     }
 }
 
+/* Whether e is (user, operand). */
+static inline bool entry_is(const struct UserEntry *e, const graft_node *user, int operand)
+{
+    return e->user == user && e->operand == operand;
+}
+
+/* The position of (user, operand) in l, a list of USER_INDEX_CAP or
+ * more entries, taken out of its index: the oldest or the newest entry
+ * without an index, which it makes for any other (note [user lists]). */
+static uint32_t list_find(graft_graph *g, struct UserList *l, const graft_node *user,
+                          int operand)
+{
+    if (!l->index) {
+        g->user_pool.counts.probes += 2;
+        if (entry_is(&l->at[l->head], user, operand))
+            return l->head;
+        if (entry_is(&l->at[l->len - 1], user, operand))
+            return l->len - 1;
+        index_make(g, l);
+    }
+    return index_take(g, l, user, operand);
+}
+
+/* Tombstones (user, operand) in l, a list of USER_INDEX_CAP or more
+ * entries; head moves past the tombstones it reaches, and len back. */
+static void list_bury(graft_graph *g, struct UserList *l, const graft_node *user, int operand)
+{
+    l->at[list_find(g, l, user, operand)].user = NULL;
+    while (l->head < l->len && !l->at[l->head].user)
+        l->head++;
+    while (l->len > l->head && !l->at[l->len - 1].user)
+        l->len--;
+}
+
 /* users_remove from a list (note [user lists]). */
 static __attribute__((noinline)) void list_remove(graft_graph *g, graft_node *v,
                                                   const graft_node *user, int operand)
 {
     struct UserList *l = list_of(v);
-    if (l->index) {
-        l->at[index_take(g, l, user, operand)].user = NULL; /* a tombstone */
+    if (l->cap >= USER_INDEX_CAP) {
+        list_bury(g, l, user, operand);
     } else {
         uint32_t pos = 0;
         while (l->at[pos].user != user || l->at[pos].operand != operand)
@@ -768,11 +811,11 @@ void graph_users_remove_listed(graft_graph *g, graft_node *v, const graft_node *
                                int operand)
 {
     struct UserList *l = list_of(v);
-    if (l->len != 2) {
+    if (l->cap != PAIR_CAP || l->len != 2) {
         list_remove(g, v, user, operand);
         return;
     }
-    int other = l->at[0].user == user && l->at[0].operand == operand;
+    int other = entry_is(&l->at[0], user, operand);
     if (!word_holds(l->at[other].operand)) {
         list_remove(g, v, user, operand);
         return;
@@ -780,7 +823,7 @@ void graph_users_remove_listed(graft_graph *g, graft_node *v, const graft_node *
     UserPool *p = &g->user_pool;
     p->counts.probes += 2 - other;
     v->users = user_word(l->at[other].user, l->at[other].operand);
-    _Static_assert(PAIR_CAP == 3 && PAIR_CLASS == 1, "a pair is the pool's class 1");
+    _Static_assert(PAIR_CAP == 2 && PAIR_CLASS == 1, "a pair is the pool's class 1");
     *(void **)l = p->free[PAIR_CLASS]; /* (piece_give, inline: a list of two is */
     p->free[PAIR_CLASS] = l;           /* a pair's piece, PAIR_CAP) */
 }
@@ -839,7 +882,8 @@ static inline bool kind_is_short(NodeKind kind)
  * for a short kind). */
 static inline size_t node_bytes(NodeKind kind, int nslots)
 {
-    return kind_is_short(kind) ? SHORT_NODE : sizeof(graft_node) + (size_t)nslots * sizeof(graft_node *);
+    return kind_is_short(kind) ? SHORT_NODE
+                               : sizeof(graft_node) + (size_t)nslots * sizeof(graft_node *);
 }
 
 /* Zeroes n's fields, all of them (whole) or a short node's (note [short
@@ -960,7 +1004,8 @@ graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots)
 
 graft_node *graph_new_tailed_node(graft_graph *g, NodeKind kind, int nslots)
 {
-    size_t size = sizeof(graft_node) + (size_t)nslots * sizeof(graft_node *) + sizeof(union NodeTail);
+    size_t size =
+        sizeof(graft_node) + (size_t)nslots * sizeof(graft_node *) + sizeof(union NodeTail);
     return cut_node(g, kind, size, true);
 }
 
@@ -1352,6 +1397,7 @@ static void move_listed_uses(graft_graph *g, graft_node *old, graft_node *to)
     }
     g->user_pool.counts.moves += l->len;
     l->len = kept;
+    l->head = 0;
     old->nusers = (int32_t)kept;
     list_refit(g, old, l);
 }

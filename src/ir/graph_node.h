@@ -32,9 +32,13 @@ struct UserEntry {
  * lists] in graph.c). */
 struct UserList {
     uint32_t len;      /* entries used in at, tombstones included */
-    uint32_t cap;      /* entries at holds: a power of two less one */
-    uint32_t *index;   /* cap >= USER_INDEX_CAP: (user, operand) -> its
-                          position + 1, open addressing; else NULL */
+    uint32_t cap;      /* entries at holds: a power of two less two */
+    uint32_t head;     /* no live entry before it (the removed oldest) */
+    uint32_t unused;
+    uint32_t *index;   /* NULL, or (user, operand) -> its position + 1,
+                          open addressing (a list of USER_INDEX_CAP or
+                          more, made by its first removal not at head) */
+    uint64_t unused2;  /* (the header is two entries) */
     struct UserEntry at[];
 };
 
@@ -136,7 +140,10 @@ struct GraphSide {
 /* The operand slots, allocated right after the node (graph_new_node):
  * nargs operands, then a call of a function value's callee; each is the
  * node it reads (note [users word] in graph.c). */
-static inline graft_node **node_slots(const graft_node *n) { return (graft_node **)(void *)(n + 1); }
+static inline graft_node **node_slots(const graft_node *n)
+{
+    return (graft_node **)(void *)(n + 1);
+}
 
 /* n's tail word (union NodeTail), after its operands and its callee;
  * only a node made with one has it. */
@@ -190,7 +197,10 @@ static inline int node_user_next(const graft_node *n, int k)
     }
     return k;
 }
-static inline int node_user_first(const graft_node *n) { return node_user_next(n, -1); }
+static inline int node_user_first(const graft_node *n)
+{
+    return node_users_listed(n) ? node_user_next(n, (int)node_user_list(n)->head - 1) : 0;
+}
 static inline graft_node *node_user(const graft_node *n, int k)
 {
     if (node_users_listed(n))

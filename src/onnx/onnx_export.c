@@ -587,9 +587,11 @@ static bool read_by_graph(const Exporter *ex, const graft_node *n)
 {
     if (n == graph_output(ex->g))
         return true;
-    for (int k = node_user_first(n); k < node_user_end(n); k = node_user_next(n, k))
-        if (ex->live[node_id(node_user(n, k))] && !node_scope(ex->g, node_user(n, k)))
+    for (int k = node_user_first(n); k < node_user_end(n); k = node_user_next(n, k)) {
+        const graft_node *user = node_user(n, k);
+        if (ex->live[node_id(user)] && !node_scope(ex->g, user))
             return true;
+    }
     return false;
 }
 

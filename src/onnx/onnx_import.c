@@ -1045,8 +1045,10 @@ const char *onnx_node_label(const OnnxModel *m, const graft_node *n)
         return name;
     if ((name = graph_value_name(m->g, n)))
         return name;
-    for (int k = node_user_first(n); k < node_user_end(n); k = node_user_next(n, k)) /* a call of several results */
-        if (node_kind(node_user(n, k)) == NODE_GETITEM && (name = graph_value_name(m->g, node_user(n, k))))
+    for (int k = node_user_first(n); k < node_user_end(n); k = node_user_next(n, k)) {
+        const graft_node *user = node_user(n, k); /* a call of several results */
+        if (node_kind(user) == NODE_GETITEM && (name = graph_value_name(m->g, user)))
             return name;
+    }
     return NULL;
 }

@@ -400,9 +400,11 @@ static bool read_unfolded(const Folder *f, const graft_node *n)
 {
     if (!node_nusers(n))
         return true;
-    for (int k = node_user_first(n); k < node_user_end(n); k = node_user_next(n, k))
-        if (!f->constant[node_id(node_user(n, k))] || !replaceable(node_user(n, k)))
+    for (int k = node_user_first(n); k < node_user_end(n); k = node_user_next(n, k)) {
+        const graft_node *user = node_user(n, k);
+        if (!f->constant[node_id(user)] || !replaceable(user))
             return true;
+    }
     return false;
 }
 

@@ -668,9 +668,10 @@ static graft_node *root_read_inside(const Grouper *gp, const Group *gr, graft_no
         if (node_scope(gp->e->g, roots[j]) != node_scope(gp->e->g, gr->root))
             return roots[j];
         /* an input of the group is read by a node of its region too */
-        for (int k = node_user_first(roots[j]); k < node_user_end(roots[j]); k = node_user_next(roots[j], k))
-            if (gp->mark[node_id(node_user(roots[j], k))] == gp->stamp) {
-                *reader = node_user(roots[j], k);
+        const graft_node *r = roots[j];
+        for (int k = node_user_first(r); k < node_user_end(r); k = node_user_next(r, k))
+            if (gp->mark[node_id(node_user(r, k))] == gp->stamp) {
+                *reader = node_user(r, k);
                 return roots[j];
             }
     }

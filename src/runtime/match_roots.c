@@ -157,14 +157,16 @@ static uint32_t seen_stamp(Matcher *m)
 static void users_level(Matcher *m, uint32_t stamp)
 {
     m->level.len = 0;
-    for (size_t i = 0; i < m->cands.len; i++)
-        for (int k = node_user_first(m->cands.items[i]); k < node_user_end(m->cands.items[i]); k = node_user_next(m->cands.items[i], k)) {
-            graft_node *user = node_user(m->cands.items[i], k);
+    for (size_t i = 0; i < m->cands.len; i++) {
+        const graft_node *c = m->cands.items[i];
+        for (int k = node_user_first(c); k < node_user_end(c); k = node_user_next(c, k)) {
+            graft_node *user = node_user(c, k);
             if (m->seen[node_id(user)] != stamp) {
                 m->seen[node_id(user)] = stamp;
                 vec_push(&m->level, user);
             }
         }
+    }
     m->cands.len = 0;
     for (size_t i = 0; i < m->level.len; i++)
         vec_push(&m->cands, m->level.items[i]);
