@@ -50,12 +50,13 @@ static void mark_uses(const graft_graph *g, const graft_node *n, const size_t *b
         if (node_is_dead(user))
             fuzz_fail("node %u lists dead user %u", (unsigned)node_id(n),
                       (unsigned)node_id(user));
-        if (slot_value(user, node_user_operand(n, k)) != n)
+        int index = node_user_operand(n, k);
+        if (slot_value(user, index) != n)
             fuzz_fail("node %u lists use %u[%d], which reads another node",
-                      (unsigned)node_id(n), (unsigned)node_id(user), node_user_operand(n, k));
-        size_t slot = base[node_id(user)] + (size_t)(node_user_operand(n, k) + 1);
+                      (unsigned)node_id(n), (unsigned)node_id(user), index);
+        size_t slot = base[node_id(user)] + (size_t)(index + 1);
         if (seen[slot])
-            fuzz_fail("use %u[%d] listed twice", (unsigned)node_id(user), node_user_operand(n, k));
+            fuzz_fail("use %u[%d] listed twice", (unsigned)node_id(user), index);
         seen[slot] = true;
     }
     if (count != node_nusers(n))

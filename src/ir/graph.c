@@ -11,23 +11,25 @@
 
 /* note [node size]: struct graft_node is 48 bytes on LP64 (checked here
  * and by tests/check_graph.c): an 8-byte header (kind, flags, id), the
- * operand and user counts, the users list head (the list is circular
- * through prev, so no tail pointer), one string (op, name or constant
- * spelling), type, then one kind-specific word (a constant's value, a
+ * operand and user counts, the users word (note [users word]), one
+ * string (op, name or constant spelling), type, then one kind-specific
+ * word (a constant's value, a
  * function's or match's record, an element's index, a call's result and
  * attribute counts; a function's attribute count is in its record).  That
  * word comes last so that a variable, which has none, is cut without it
- * (note [short nodes]).  The operand slots (32 bytes each, struct Use)
- * are allocated right after the node, a callee's after the operands, so
- * their place is computed, not stored (node_slots, node_callee_slot), and
- * after them, in the nodes that have one, the tail word (note [tail
- * word]): a unary op takes 80 bytes of arena and a binary one 112;
- * attributes live beside it.  Step 1 of the layout by field
+ * (note [short nodes]).  The operand slots (8 bytes each, the node read:
+ * note [users word]) are allocated right after the node, a callee's
+ * after the operands, so their place is computed, not stored
+ * (node_slots, node_callee_slot), and after them, in the nodes that have
+ * one, the tail word (note [tail word]): a unary op takes 56 bytes of
+ * the pool and a binary one 64 (80 and 112 with session 28's 32-byte
+ * slots); attributes live beside it.  Step 1 of the layout by field
  * (doc/architecture.md, "The graph as arrays") took the node from 96
  * bytes to 72, the annotation's move to a table of the graph's to 64
  * (note [annotation table] in graph_node.h), the scope's to 56 (note
  * [scope table] there), the attributes' to the tail word to 48, a
- * variable's to 40 (note [short nodes]); the use records go with step 2.
+ * variable's to 40 (note [short nodes]), and session 29 the slots from
+ * 32 bytes to 8 (step 2, note [users word]).
  *
  * note [tail word]: a call's attributes (or a function's) and a scalar
  * constant's dtype are a word past the node's slots, its callee's
@@ -479,7 +481,9 @@ _Static_assert(sizeof(uintptr_t) == 8, "a users word has 64 bits (note [users wo
  * users in their order or the reverse: the workload's ONNX partition the
  * 10,000 of its epsilon, newest first); any other is found by an index,
  * open addressing of (user, operand) to the entry's position, linear
- * probing with deletion by backward shift, made by the first such removal
+ * probing with deletion by backward shift (not a KeyMap, which deletes
+ * nothing: an exception of note [one hash map] in keymap.h), made by the
+ * first such removal
  * (O(len), as the list's growth or remaking is) and kept by appends until
  * the list is made anew.  So removing each of a million users, in any
  * order (graph_set_arg, the sweeps), costs each a probe or two and
@@ -487,6 +491,11 @@ _Static_assert(sizeof(uintptr_t) == 8, "a users word has 64 bits (note [users wo
  * wide fan-outs hold GraphUserCounts to that).  A list of one user that
  * the word can say goes back to the word. */
 enum { USER_INDEX_CAP = 30 };
+/* The pool's first block: a model's few lists (resnet50's residual adds
+ * and fold_bn's pairs, note [two users]) take a few KB; each block after
+ * is twice the last, up to NODE_BLOCK (64 KB, which the first was: 66 KB
+ * more of resnet50's peak than the linked lists took). */
+enum { USER_BLOCK_MIN = 2048 };
 
 _Static_assert(sizeof(void *) != 8 || sizeof(struct UserList) == 2 * sizeof(struct UserEntry),
                "a list's header is two entries (note [user lists])");
@@ -517,10 +526,14 @@ static void *piece_take(graft_graph *g, size_t bytes)
         return piece;
     }
     if (p->left < bytes) { /* (a block's tail too short is left unused) */
-        p->next = xmalloc(NODE_BLOCK);
+        size_t size = p->block ? p->block : USER_BLOCK_MIN;
+        while (size < bytes)
+            size *= 2;
+        p->block = size < NODE_BLOCK ? 2 * size : NODE_BLOCK;
+        p->next = xmalloc(size);
         vec_push(&p->blocks, (void *)p->next);
-        p->left = NODE_BLOCK;
-        p->counts.pool_bytes += NODE_BLOCK;
+        p->left = size;
+        p->counts.pool_bytes += size;
     }
     piece = p->next;
     p->next += bytes;
@@ -578,12 +591,12 @@ static inline bool word_holds(int operand)
 }
 
 /* The home slot of (user, operand) in an index of mask + 1 slots (a
- * power of two): the top bits of a Fibonacci hash, which spread the
- * users' addresses, made at a fixed stride, evenly. */
+ * power of two): note [one cache slot]'s formula, whose top bits spread
+ * the users' addresses, made at a fixed stride, evenly. */
 static size_t index_home(const graft_node *user, int operand, size_t mask)
 {
     uint64_t key = (uint64_t)(uintptr_t)user ^ ((uint64_t)(uint32_t)operand << 48);
-    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - __builtin_ctzll(mask + 1)));
+    return cache_slot(key, (unsigned)__builtin_ctzll(mask + 1));
 }
 
 static void index_put(graft_graph *g, struct UserList *l, uint32_t pos)
@@ -733,10 +746,12 @@ static __attribute__((noinline)) void pair_add(graft_graph *g, graft_node *v,
         return;
     }
     p->free[PAIR_CLASS] = *(void **)l; /* (piece_take's reuse, inline) */
+    uintptr_t w = v->users;            /* (the word's user: node_user's) */
     *l = (struct UserList){.len = 2, .cap = PAIR_CAP};
-    l->at[0] = (struct UserEntry){node_user(v, 0), node_user_operand(v, 0)};
+    l->at[0] = (struct UserEntry){(graft_node *)(w & USER_ADDRESS_MASK),
+                                  (int)(w >> USER_OPERAND_SHIFT) - 1};
     l->at[1] = (struct UserEntry){user, operand};
-    g->user_pool.counts.lists++;
+    p->counts.lists++;
     v->users = (uintptr_t)l | USERS_LIST_TAG;
     v->nusers = 2;
 }
@@ -821,7 +836,6 @@ void graph_users_remove_listed(graft_graph *g, graft_node *v, const graft_node *
         return;
     }
     UserPool *p = &g->user_pool;
-    p->counts.probes += 2 - other;
     v->users = user_word(l->at[other].user, l->at[other].operand);
     _Static_assert(PAIR_CAP == 2 && PAIR_CLASS == 1, "a pair is the pool's class 1");
     *(void **)l = p->free[PAIR_CLASS]; /* (piece_give, inline: a list of two is */
@@ -832,7 +846,8 @@ void graph_users_remove_listed(graft_graph *g, graft_node *v, const graft_node *
 
 /* note [node pool]: the arena aligns what it hands out to 16 bytes, so a
  * 72-byte node with its 32-byte slots would take 80 + 32 n bytes, as an
- * 80-byte one does.  Nodes need 8: they are cut from 64 KB blocks at
+ * 80-byte one does.  Nodes need 8 (the users word's tag needs no more:
+ * note [users word]): they are cut from 64 KB blocks at
  * 8-byte steps, each node zeroed as it is cut (as arena_alloc zeroes
  * what it gives), but not its operand slots: every builder fills each
  * slot whole (graph_set_operands, a callee's slot), and zeroing them too
@@ -867,7 +882,10 @@ _Static_assert(sizeof(graft_node) % 8 == 0 && sizeof(graft_node *) % 8 == 0,
  *     graph_set_attrs' callers (calls and functions), the walks (a
  *     function's record).
  * Slots stay at sizeof(graft_node) past every node that has them
- * (node_slots): no kind is asked on the operands' path. */
+ * (node_slots): no kind is asked on the operands' path.  The users word
+ * comes before u, so a short node has its users as any node does: a
+ * parameter's one user costs it nothing beyond its 40 bytes (note [users
+ * word]), where each user was a 32-byte record in the user's slot. */
 enum { SHORT_NODE = offsetof(graft_node, u) };
 _Static_assert(sizeof(void *) != 8 || SHORT_NODE == 40,
                "a variable is 40 bytes (note [short nodes])");

@@ -97,6 +97,7 @@ typedef struct UserPool {
                                  their first word */
     unsigned char *next;      /* free bytes of the block cut from, */
     size_t left;              /* how many */
+    size_t block;             /* bytes of the next block (0: the first's) */
     VEC(void *) blocks;       /* malloc'd: blocks, and pieces too large for one */
     GraphUserCounts counts;
 } UserPool;
