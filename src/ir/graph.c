@@ -773,32 +773,34 @@ static inline bool entry_is(const struct UserEntry *e, const graft_node *user, i
     return e->user == user && e->operand == operand;
 }
 
-/* The position of (user, operand) in l, a list of USER_INDEX_CAP or
- * more entries, taken out of its index: the oldest or the newest entry
- * without an index, which it makes for any other (note [user lists]). */
-static uint32_t list_find(graft_graph *g, struct UserList *l, const graft_node *user,
-                          int operand)
+/* The position of (user, operand) in l when it is l's oldest or newest
+ * live entry, else UINT32_MAX (note [user lists]). */
+static inline uint32_t list_end_of(graft_graph *g, const struct UserList *l,
+                                   const graft_node *user, int operand)
 {
-    if (!l->index) {
-        g->user_pool.counts.probes += 2;
-        if (entry_is(&l->at[l->head], user, operand))
-            return l->head;
-        if (entry_is(&l->at[l->len - 1], user, operand))
-            return l->len - 1;
-        index_make(g, l);
-    }
-    return index_take(g, l, user, operand);
+    g->user_pool.counts.probes++;
+    if (entry_is(&l->at[l->head], user, operand))
+        return l->head;
+    g->user_pool.counts.probes++;
+    return entry_is(&l->at[l->len - 1], user, operand) ? l->len - 1 : UINT32_MAX;
 }
 
-/* Tombstones (user, operand) in l, a list of USER_INDEX_CAP or more
+/* Tombstones the entry at pos of l, a list of USER_INDEX_CAP or more
  * entries; head moves past the tombstones it reaches, and len back. */
-static void list_bury(graft_graph *g, struct UserList *l, const graft_node *user, int operand)
+static inline void list_bury(struct UserList *l, uint32_t pos)
 {
-    l->at[list_find(g, l, user, operand)].user = NULL;
+    l->at[pos].user = NULL;
     while (l->head < l->len && !l->at[l->head].user)
         l->head++;
     while (l->len > l->head && !l->at[l->len - 1].user)
         l->len--;
+}
+
+/* Whether v's list l is to be made anew: v has a user or none left, or
+ * its tombstones outnumber its users. */
+static inline bool list_to_refit(const graft_node *v, const struct UserList *l)
+{
+    return v->nusers <= 1 || l->len - (uint32_t)v->nusers > (uint32_t)v->nusers;
 }
 
 /* users_remove from a list (note [user lists]). */
@@ -806,8 +808,10 @@ static __attribute__((noinline)) void list_remove(graft_graph *g, graft_node *v,
                                                   const graft_node *user, int operand)
 {
     struct UserList *l = list_of(v);
-    if (l->cap >= USER_INDEX_CAP) {
-        list_bury(g, l, user, operand);
+    if (l->cap >= USER_INDEX_CAP) { /* not at an end, or indexed: by the index */
+        if (!l->index)
+            index_make(g, l);
+        list_bury(l, index_take(g, l, user, operand));
     } else {
         uint32_t pos = 0;
         while (l->at[pos].user != user || l->at[pos].operand != operand)
@@ -818,7 +822,7 @@ static __attribute__((noinline)) void list_remove(graft_graph *g, graft_node *v,
             l->at[k - 1] = l->at[k];
         l->len--;
     }
-    if (v->nusers <= 1 || l->len - (uint32_t)v->nusers > (uint32_t)v->nusers)
+    if (list_to_refit(v, l))
         list_refit(g, v, l);
 }
 
@@ -826,6 +830,15 @@ void graph_users_remove_listed(graft_graph *g, graft_node *v, const graft_node *
                                int operand)
 {
     struct UserList *l = list_of(v);
+    if (l->cap >= USER_INDEX_CAP && !l->index) { /* at an end, most often */
+        uint32_t pos = list_end_of(g, l, user, operand);
+        if (pos != UINT32_MAX) {
+            list_bury(l, pos);
+            if (list_to_refit(v, l))
+                list_refit(g, v, l);
+            return;
+        }
+    }
     if (l->cap != PAIR_CAP || l->len != 2) {
         list_remove(g, v, user, operand);
         return;
