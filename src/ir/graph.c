@@ -826,26 +826,30 @@ static __attribute__((noinline)) void list_remove(graft_graph *g, graft_node *v,
         list_refit(g, v, l);
 }
 
+/* graph_users_remove_listed past a pair: at an end of a long list
+ * without an index (the most common removal there), else list_remove's. */
+static void list_remove_at_end(graft_graph *g, graft_node *v,
+                               const graft_node *user, int operand)
+{
+    struct UserList *l = list_of(v);
+    uint32_t pos = l->cap >= USER_INDEX_CAP && !l->index ? list_end_of(g, l, user, operand)
+                                                          : UINT32_MAX;
+    if (pos == UINT32_MAX) {
+        list_remove(g, v, user, operand);
+        return;
+    }
+    list_bury(l, pos);
+    if (list_to_refit(v, l))
+        list_refit(g, v, l);
+}
+
 void graph_users_remove_listed(graft_graph *g, graft_node *v, const graft_node *user,
                                int operand)
 {
     struct UserList *l = list_of(v);
-    if (l->cap >= USER_INDEX_CAP && !l->index) { /* at an end, most often */
-        uint32_t pos = list_end_of(g, l, user, operand);
-        if (pos != UINT32_MAX) {
-            list_bury(l, pos);
-            if (list_to_refit(v, l))
-                list_refit(g, v, l);
-            return;
-        }
-    }
-    if (l->cap != PAIR_CAP || l->len != 2) {
-        list_remove(g, v, user, operand);
-        return;
-    }
-    int other = entry_is(&l->at[0], user, operand);
-    if (!word_holds(l->at[other].operand)) {
-        list_remove(g, v, user, operand);
+    int other = entry_is(&l->at[0], user, operand); /* (a pair's: note [two users]) */
+    if (l->cap != PAIR_CAP || l->len != 2 || !word_holds(l->at[other].operand)) {
+        list_remove_at_end(g, v, user, operand);
         return;
     }
     UserPool *p = &g->user_pool;
