@@ -483,9 +483,8 @@ _Static_assert(sizeof(uintptr_t) == 8, "a users word has 64 bits (note [users wo
  * open addressing of (user, operand) to the entry's position, linear
  * probing with deletion by backward shift (not a KeyMap, which deletes
  * nothing: an exception of note [one hash map] in keymap.h), made by the
- * first such removal
- * (O(len), as the list's growth or remaking is) and kept by appends until
- * the list is made anew.  So removing each of a million users, in any
+ * first such removal (O(len), as the list's growth or remaking is) and
+ * kept by appends until the list is made anew.  So removing each of a million users, in any
  * order (graph_set_arg, the sweeps), costs each a probe or two and
  * amortized O(1) moves, never a scan of the list (tests/check_graph.c's
  * wide fan-outs hold GraphUserCounts to that).  A list of one user that
