@@ -43,19 +43,20 @@ static const graft_node *slot_value(const graft_node *user, int index)
 static void mark_uses(const graft_graph *g, const graft_node *n, const size_t *base, bool *seen)
 {
     int count = 0;
-    for (const Use *u = node_first_use(n); u; u = use_next(u), count++) {
-        const graft_node *user = use_user(u);
+    for (int k = node_user_first(n); k < node_user_end(n); k = node_user_next(n, k), count++) {
+        const graft_node *user = node_user(n, k);
         if (!user || graph_node(g, node_id(user)) != user)
             fuzz_fail("node %u lists a user outside the graph", (unsigned)node_id(n));
         if (node_is_dead(user))
             fuzz_fail("node %u lists dead user %u", (unsigned)node_id(n),
                       (unsigned)node_id(user));
-        if (slot_value(user, use_index(u)) != n)
+        int index = node_user_operand(n, k);
+        if (slot_value(user, index) != n)
             fuzz_fail("node %u lists use %u[%d], which reads another node",
-                      (unsigned)node_id(n), (unsigned)node_id(user), use_index(u));
-        size_t slot = base[node_id(user)] + (size_t)(use_index(u) + 1);
+                      (unsigned)node_id(n), (unsigned)node_id(user), index);
+        size_t slot = base[node_id(user)] + (size_t)(index + 1);
         if (seen[slot])
-            fuzz_fail("use %u[%d] listed twice", (unsigned)node_id(user), use_index(u));
+            fuzz_fail("use %u[%d] listed twice", (unsigned)node_id(user), index);
         seen[slot] = true;
     }
     if (count != node_nusers(n))

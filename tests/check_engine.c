@@ -1445,7 +1445,7 @@ START_TEST(replaced_copies_freed_as_the_pass_goes)
         Run r;
         run_open(&r, "e := exp(nn.relu(x)) => negative(x)\n", model, 0);
         graft_node *x = graph_param(r.g, chain ? 0 : COPIES / 2);
-        graft_node *relu = use_user(node_first_use(x));
+        graft_node *relu = node_sole_user(x);
         uint32_t relu_id = node_id(relu);
         ck_assert(engine_run(r.e, r.d));
         assert_output(&r, want);

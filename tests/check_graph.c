@@ -75,10 +75,10 @@ static char *users_of(const graft_node *n)
 {
     static char buf[256];
     buf[0] = '\0';
-    for (const Use *u = node_first_use(n); u; u = use_next(u)) {
+    for (int k = node_user_first(n); k < node_user_end(n); k = node_user_next(n, k)) {
         size_t len = strlen(buf);
         snprintf(buf + len, sizeof buf - len, "%s%u:%d", len ? " " : "",
-                 node_id(use_user(u)), use_index(u));
+                 node_id(node_user(n, k)), node_user_operand(n, k));
     }
     return buf;
 }
@@ -726,15 +726,15 @@ START_TEST(test_node_layout)
         snprintf(name, sizeof name, "p%d", i);
         fields[i] = graph_add_param(g, name, NULL);
     }
-    graft_node *wide = graph_add_tuple(g, fields, 1000); /* 32,072 bytes */
+    graft_node *wide = graph_add_tuple(g, fields, 1000); /* 8,048 bytes */
     graft_node *last = graph_add_getitem(g, wide, 999);
     ck_assert_int_eq(node_nargs(wide), 1000);
     ck_assert_int_eq(node_index(last), 999);
     for (int i = 0; i < 1000; i++) {
         ck_assert_ptr_eq(node_arg(wide, i), fields[i]);
         ck_assert_int_eq(node_nusers(fields[i]), 1);
-        ck_assert_ptr_eq(use_user(node_first_use(fields[i])), wide);
-        ck_assert_int_eq(use_index(node_first_use(fields[i])), i);
+        ck_assert_ptr_eq(node_sole_user(fields[i]), wide);
+        ck_assert_int_eq(node_user_operand(fields[i], node_user_first(fields[i])), i);
     }
     graft_attr_value *v = graph_new_attr_value(g, GRAFT_ATTR_STRING);
     v->s = graph_intern(g, "bn");
@@ -753,8 +753,8 @@ START_TEST(test_node_layout)
     ck_assert_ptr_eq(node_callee(call), fn);
     ck_assert_ptr_null(node_op(call));
     ck_assert_int_eq(node_nargs(call), 1);
-    ck_assert_int_eq(use_index(node_first_use(fn)), USE_CALLEE);
-    ck_assert_int_eq(use_index(node_first_use(split)), 0);
+    ck_assert_int_eq(node_user_operand(fn, node_user_first(fn)), USE_CALLEE);
+    ck_assert_int_eq(node_user_operand(split, node_user_first(split)), 0);
     graft_node *out[2] = {last, call};
     graph_set_output(g, graph_add_tuple(g, out, 2));
     ck_assert_uint_eq(graph_var_count(g), 1001);
@@ -798,7 +798,7 @@ static uint32_t rng_next(uint32_t *state)
 }
 
 /* Every live node's users list holds exactly the live (user, slot) pairs
- * that read it, each once, and use_index agrees with node_arg. */
+ * that read it, each once, and node_user_operand agrees with node_arg. */
 static void check_users(const graft_graph *g)
 {
     uint32_t count = graph_node_count(g);
@@ -817,10 +817,10 @@ static void check_users(const graft_graph *g)
         if (node_is_dead(n))
             continue;
         int seen = 0;
-        for (const Use *u = node_first_use(n); u; u = use_next(u), seen++) {
-            const graft_node *user = use_user(u);
+        for (int u = node_user_first(n); u < node_user_end(n); u = node_user_next(n, u), seen++) {
+            const graft_node *user = node_user(n, u);
             ck_assert(!node_is_dead(user));
-            int k = use_index(u);
+            int k = node_user_operand(n, u);
             ck_assert_ptr_eq(k == USE_CALLEE ? node_callee(user) : node_arg(user, k), n);
         }
         ck_assert_int_eq(seen, expected[i]);
@@ -1569,20 +1569,20 @@ START_TEST(test_params_array)
 END_TEST
 
 /* graph_release_dead frees each node block holding only dead nodes (note
- * [dead blocks] in src/ir/graph_compact.c).  A chain of 3,300 relus left
- * dead, 80 bytes each and 819 to a 64 KB block, with @f's NODE_GLOBAL
+ * [dead blocks] in src/ir/graph_compact.c).  A chain of 5,000 relus left
+ * dead, 56 bytes each and 1,170 to a 64 KB block, with @f's NODE_GLOBAL
  * (unused, so dead; 40 bytes, note [short nodes] in graph.c) made after
- * its 1,650th: block 0 holds %x (40 bytes) and the first 818, block 1
- * the next 819 (freed), block 2 the next 13, the NODE_GLOBAL and 805
- * more (kept for the global), block 3 819 (freed) and block 4 the last
- * 26 and the live chain.  Nothing live moves, the
+ * its 2,500th: block 0 holds %x (40 bytes) and the first 1,169, block 1
+ * the next 1,170 (freed), block 2 the next 161, the NODE_GLOBAL and
+ * 1,008 more (kept for the global), block 3 1,170 (freed) and block 4
+ * the last 322 and the live chain.  Nothing live moves, the
  * print is the same, a freed node's entry is the one released node (a
  * dead tuple of no operands), walks by id pass over it, and nodes made
  * after are made as before. */
 START_TEST(test_release_dead_blocks)
 {
-    enum { DEAD = 3300, LIVE = 100, BLOCK1 = 818, BLOCK2 = BLOCK1 + 819, BLOCK3 = BLOCK2 + 818,
-           BLOCK4 = BLOCK3 + 819 }; /* each block's first relu */
+    enum { DEAD = 5000, LIVE = 100, BLOCK1 = 1169, BLOCK2 = BLOCK1 + 1170,
+           BLOCK3 = BLOCK2 + 1169, BLOCK4 = BLOCK3 + 1170 }; /* each block's first relu */
     graft_graph *g = graph_new();
     graft_node *x = graph_add_param(g, "x", NULL);
     graft_node **dead = malloc(DEAD * sizeof *dead), *ref = NULL;
@@ -1613,7 +1613,7 @@ START_TEST(test_release_dead_blocks)
     ck_assert(node_is_dead(released));
     ck_assert_int_eq(node_kind(released), NODE_TUPLE);
     ck_assert_int_eq(node_nargs(released), 0);
-    ck_assert_ptr_null(node_first_use(released));
+    ck_assert_int_eq(node_nusers(released), 0);
     for (int i = 0; i < DEAD; i++) {
         bool freed = (i >= BLOCK1 && i < BLOCK2) || (i >= BLOCK3 && i < BLOCK4);
         ck_assert_ptr_eq(graph_node(g, dead_id[i]), freed ? released : dead[i]);
@@ -1925,8 +1925,8 @@ START_TEST(test_kill_cone)
     ck_assert(node_is_dead(root) && node_is_dead(t) && node_is_dead(s));
     ck_assert(!node_is_dead(x) && !node_is_dead(y) && !node_is_dead(z));
     ck_assert_int_eq(node_nusers(x), 1);
-    ck_assert_ptr_null(node_first_use(y));
-    ck_assert_ptr_null(node_first_use(z));
+    ck_assert_int_eq(node_nusers(y), 0);
+    ck_assert_int_eq(node_nusers(z), 0);
     ck_assert_uint_eq(graph_kill_cone(g, root), 0); /* dead already */
     ck_assert_uint_eq(graph_kill_given(g, NULL, 0, graph_node_count(g)), 1);
     ck_assert(node_is_dead(z));
@@ -1938,8 +1938,8 @@ START_TEST(test_kill_cone)
 END_TEST
 
 /* graph_release_dead as a pass kills (note [blocks freed as a pass goes]
- * in src/ir/graph_compact.c): 2,530 unused nn.relu(%x), 80 bytes each,
- * %x (40 bytes) and the first 818 in block 0, 819 to a block after,
+ * in src/ir/graph_compact.c): 3,583 unused nn.relu(%x), 56 bytes each,
+ * %x (40 bytes) and the first 1,169 in block 0, 1,170 to a block after,
  * the last 74 in block 3, killed in id
  * order in three steps: the second block, half dead after the first
  * step, is freed after the second, from where its scan stopped; block 0
@@ -1948,7 +1948,7 @@ END_TEST
  * before. */
 START_TEST(test_release_dead_as_killed)
 {
-    enum { RELUS = 2530, BLOCK1 = 818, BLOCK2 = BLOCK1 + 819, BLOCK3 = BLOCK2 + 819 };
+    enum { RELUS = 3583, BLOCK1 = 1169, BLOCK2 = BLOCK1 + 1170, BLOCK3 = BLOCK2 + 1170 };
     graft_graph *g = graph_new();
     graft_node *x = graph_add_param(g, "x", NULL);
     graph_set_output(g, x);
@@ -1968,7 +1968,7 @@ START_TEST(test_release_dead_as_killed)
         ck_assert(node_is_dead(n));
         ck_assert_int_eq(node_kind(n), released ? NODE_TUPLE : NODE_CALL);
     }
-    ck_assert_ptr_null(node_first_use(x));
+    ck_assert_int_eq(node_nusers(x), 0);
     graft_node *more = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
     graph_set_output(g, more);
     ck_assert_uint_eq(node_id(more), graph_node_count(g) - 1);
@@ -2207,7 +2207,7 @@ END_TEST
 /* note [tail word] in graph.c: a call's attributes, a function's and a
  * literal's dtype are a word after the slots (a callee's included) of
  * the nodes made with them: 8 bytes more than a node without, which is
- * 48 and 32 a slot; each builder's node reads its own back, and a
+ * 48 and 8 a slot; each builder's node reads its own back, and a
  * module's @main keeps its attributes. */
 START_TEST(test_tail_word)
 {
@@ -2229,10 +2229,10 @@ START_TEST(test_tail_word)
     graft_node *call = graph_add_fn_call(g, fn, &shared, 1);
     graft_node *after = graph_add_call(g, "add", (graft_node *[]){call, lit}, 2, NULL, 0);
     if (sizeof(void *) == 8) {
-        ck_assert_int_eq(bytes_between(plain, soft), 80);
-        ck_assert_int_eq(bytes_between(soft, inter), 88);
-        ck_assert_int_eq(bytes_between(inter, shared), 88);
-        ck_assert_int_eq(bytes_between(shared, lit), 88);
+        ck_assert_int_eq(bytes_between(plain, soft), 56);
+        ck_assert_int_eq(bytes_between(soft, inter), 64);
+        ck_assert_int_eq(bytes_between(inter, shared), 64);
+        ck_assert_int_eq(bytes_between(shared, lit), 64);
         ck_assert_int_eq(bytes_between(lit, q), 56);
     }
     ck_assert_int_eq(node_nattrs(plain), 0);
@@ -2325,8 +2325,8 @@ START_TEST(test_fn_call_attrs)
     graft_node *call = graph_add_fn_call_attrs(g, fn, &plain, 1, &inline_attr, 1);
     graft_node *after = graph_add_call(g, "add", (graft_node *[]){call, x}, 2, NULL, 0);
     if (sizeof(void *) == 8) {
-        ck_assert_int_eq(bytes_between(plain, call), 48 + 2 * 32);
-        ck_assert_int_eq(bytes_between(call, after), 48 + 2 * 32 + 8);
+        ck_assert_int_eq(bytes_between(plain, call), 48 + 2 * 8);
+        ck_assert_int_eq(bytes_between(call, after), 48 + 2 * 8 + 8);
     }
     ck_assert_int_eq(node_nattrs(plain), 0);
     ck_assert_int_eq(node_nattrs(call), 1);
@@ -2629,6 +2629,125 @@ START_TEST(test_node_given_attr)
 }
 END_TEST
 
+/* note [users word] in graph.c: a single user is the value's word
+ * whatever its slot's index below 65,535, a callee's too, and reads back
+ * its user and index; a second user makes a list, which goes back to the
+ * word when one is left; a slot past the word's 16 bits makes a list of
+ * one.  GraphUserCounts counts each list made. */
+START_TEST(test_users_word)
+{
+    graft_graph *g = graph_new();
+    enum { FIELDS = 70000 };
+    graft_node **fields = malloc(FIELDS * sizeof *fields);
+    graft_node *x = graph_add_param(g, "x", NULL);
+    for (int i = 0; i < FIELDS; i++)
+        fields[i] = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    uint64_t lists = graph_user_counts(g).lists;
+    graft_node *wide = graph_add_tuple(g, fields, FIELDS);
+    ck_assert_uint_eq(graph_user_counts(g).lists, lists + FIELDS - 65535); /* a list each */
+    const int at[] = {0, 5, 6, 7, 65533, 65534, 65535, FIELDS - 1};
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        graft_node *f = fields[at[i]];
+        ck_assert_int_eq(node_nusers(f), 1);
+        ck_assert_ptr_eq(node_sole_user(f), wide);
+        ck_assert_int_eq(node_user_operand(f, node_user_first(f)), at[i]);
+        ck_assert_int_eq(node_users_listed(f), at[i] >= 65535);
+    }
+    graft_node *q = graph_add_fn_param(g, "q", NULL);
+    graft_node *fn = graph_add_func(g, &q, 1, q, NULL, 0);
+    graft_node *call = graph_add_fn_call(g, fn, &x, 1);
+    ck_assert(!node_users_listed(fn));
+    ck_assert_int_eq(node_user_operand(fn, node_user_first(fn)), USE_CALLEE);
+    ck_assert_ptr_eq(node_sole_user(fn), call);
+    graft_node *y = graph_add_param(g, "y", NULL);
+    graft_node *two = graph_add_call(g, "add", (graft_node *[]){y, y}, 2, NULL, 0);
+    ck_assert(node_users_listed(y));
+    ck_assert_str_eq(users_of(y), "70006:0 70006:1");
+    graph_set_arg(g, two, 0, x);
+    ck_assert(!node_users_listed(y));
+    ck_assert_str_eq(users_of(y), "70006:1");
+    ck_assert_ptr_null(node_sole_user(x)); /* 70,002 users */
+    check_users(g);
+    free(fields);
+    graph_free(g);
+}
+END_TEST
+
+/* The users of v as ids, in list order, into ids (count of them). */
+static void user_ids(const graft_node *v, uint32_t *ids, int count)
+{
+    int seen = 0;
+    for (int k = node_user_first(v); k < node_user_end(v); k = node_user_next(v, k))
+        ids[seen++] = node_id(node_user(v, k));
+    ck_assert_int_eq(seen, count);
+}
+
+/* note [user lists] in graph.c: a value read by 100,000 calls, each
+ * relinked to another by graph_set_arg in reverse order, then back in a
+ * shuffled order, then all moved by graph_replace_all_uses and swept:
+ * every list keeps the order its uses were made in, and the probes of its
+ * index and the entries moved stay within a few per use (a scan of the
+ * list at each removal would be 5 billion). */
+START_TEST(test_user_lists_linear)
+{
+    enum { N = 100000 };
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL), *y = graph_add_param(g, "y", NULL);
+    graft_node **calls = malloc(N * sizeof *calls);
+    uint32_t *order = malloc(N * sizeof *order), *seen = malloc(N * sizeof *seen);
+    for (int i = 0; i < N; i++)
+        calls[i] = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    GraphUserCounts made = graph_user_counts(g);
+    ck_assert_uint_eq(made.lists, 16); /* caps 1, 3, ..., 131,071 */
+    ck_assert_uint_le(made.probes, 8 * (uint64_t)N);
+    ck_assert_uint_le(made.moves, 2 * (uint64_t)N);
+    for (int i = N; i-- > 0;)
+        graph_set_arg(g, calls[i], 0, y);
+    ck_assert_int_eq(node_nusers(x), 0);
+    user_ids(y, seen, N);
+    for (int i = 0; i < N; i++)
+        ck_assert_uint_eq(seen[i], node_id(calls[N - 1 - i]));
+    GraphUserCounts reversed = graph_user_counts(g);
+    ck_assert_uint_le(reversed.probes - made.probes, 8 * (uint64_t)N);
+    ck_assert_uint_le(reversed.moves - made.moves, 4 * (uint64_t)N);
+    for (int i = 0; i < N; i++)
+        order[i] = (uint32_t)i;
+    uint64_t r = 12345;
+    for (int i = N - 1; i > 0; i--) { /* Fisher-Yates, a fixed LCG */
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        int j = (int)((r >> 33) % (uint64_t)(i + 1));
+        uint32_t t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    for (int i = 0; i < N; i++)
+        graph_set_arg(g, calls[order[i]], 0, x);
+    ck_assert_int_eq(node_nusers(y), 0);
+    user_ids(x, seen, N);
+    for (int i = 0; i < N; i++)
+        ck_assert_uint_eq(seen[i], node_id(calls[order[i]]));
+    GraphUserCounts shuffled = graph_user_counts(g);
+    ck_assert_uint_le(shuffled.probes - reversed.probes, 8 * (uint64_t)N);
+    ck_assert_uint_le(shuffled.moves - reversed.moves, 4 * (uint64_t)N);
+    graph_replace_all_uses(g, x, y);
+    user_ids(y, seen, N);
+    for (int i = 0; i < N; i++)
+        ck_assert_uint_eq(seen[i], node_id(calls[order[i]]));
+    graft_node *out = graph_add_call(g, "add", (graft_node *[]){calls[0], y}, 2, NULL, 0);
+    graph_set_output(g, out);
+    ck_assert_uint_eq(graph_remove_dead(g), N - 1);
+    ck_assert_str_eq(users_of(y), "2:0 100002:1"); /* calls[0], out */
+    GraphUserCounts swept = graph_user_counts(g);
+    ck_assert_uint_le(swept.probes - shuffled.probes, 8 * (uint64_t)N);
+    ck_assert_uint_le(swept.moves - shuffled.moves, 4 * (uint64_t)N);
+    check_users(g);
+    free(calls);
+    free(order);
+    free(seen);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -2717,6 +2836,11 @@ static Suite *graph_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("fixed outputs");
     tcase_add_test(tc, test_fixed_outputs);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("user lists");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_users_word);
+    tcase_add_test(tc, test_user_lists_linear);
     suite_add_tcase(s, tc);
     tc = tcase_create("canonical types");
     tcase_add_test(tc, test_canonical_tensor_types);

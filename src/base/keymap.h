@@ -8,15 +8,17 @@
  * types, the emitter's objects and texts.  Keys of bytes are interned to
  * a pointer, or hashed with the entries of one hash chained by the
  * caller (relay_names.c, emit_c_out.c).  No table iterates a KeyMap, so
- * output never depends on its order.  Four tables keep their own layout:
+ * output never depends on its order.  Five tables keep their own layout:
  * the interner (its probe inline in arena.h, the rest in arena.c), the
  * map from byte strings to the canonical copies that pointer keys come
  * from; the automaton's memo and item sets (automaton.c), keyed by
  * arrays of ids held in a pool; and the printer's check that every
  * variable's name is its own, a table of ids in memory it borrows
- * (note [distinct names] in relay_names.c); and an ONNX model's values
+ * (note [distinct names] in relay_names.c); an ONNX model's values
  * by their names' addresses, not mixed first (note [values by address]
- * in src/onnx/onnx_graph.h) (exceptions: 3 files, counted by
+ * in src/onnx/onnx_graph.h); and a long user list's index of positions
+ * in the list, which a removal updates by backward shift (note [user
+ * lists] in src/ir/graph.c) (exceptions: 4 files, counted by
  * tests/one_notes.sh, which finds a probe that wraps with a mask; the
  * interner's, a table sized to its count, does not wrap: note [interner
  * load] in arena.c).

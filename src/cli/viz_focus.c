@@ -92,11 +92,11 @@ uint8_t *viz_focus_keep(const VizFocus *f, const graft_graph *g, const char *mod
         if (dist[node_id(n)] == f->radius)
             continue;
         int na = node_is_opaque(n) ? 0 : node_nargs(n);
-        const Use *u = node_first_use(n);
-        for (int k = 0; k < na || u; k++) {
-            graft_node *next = k < na ? node_arg(n, k) : use_user(u);
+        int u = node_user_first(n);
+        for (int k = 0; k < na || u < node_user_end(n); k++) {
+            graft_node *next = k < na ? node_arg(n, k) : node_user(n, u);
             if (k >= na)
-                u = use_next(u);
+                u = node_user_next(n, u);
             if (keep[node_id(next)])
                 continue;
             keep[node_id(next)] = 1;

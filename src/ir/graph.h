@@ -129,14 +129,35 @@ static inline graft_node *node_arg(const graft_node *n, int i);
 /* Users: each (user, operand slot) pair that reads n.  A callee slot has
  * index USE_CALLEE (-1).  Order: the order the uses were created in.  A
  * function is not a user of its body (the body is like @main's output:
- * see node_body), nor of its parameters; dead nodes are no users. */
+ * see node_body), nor of its parameters; dead nodes are no users.  They
+ * are read as
+ *     for (int k = node_user_first(n); k < node_user_end(n);
+ *          k = node_user_next(n, k))
+ * with node_user(n, k), the user, and node_user_operand(n, k), its slot's
+ * index, each O(1); the k are positions, not a count (a large list may
+ * hold removed entries between them: note [user lists] in graph.c), and
+ * hold only until the next edit.  node_sole_user: the user when there is
+ * exactly one, else NULL. */
 enum { USE_CALLEE = -1 };
-typedef struct Use Use;
 static inline int node_nusers(const graft_node *n);
-static inline const Use *node_first_use(const graft_node *n);
-static inline const Use *use_next(const Use *u);
-static inline graft_node *use_user(const Use *u);
-static inline int use_index(const Use *u);
+static inline int node_user_first(const graft_node *n);
+static inline int node_user_end(const graft_node *n);
+static inline int node_user_next(const graft_node *n, int k);
+static inline graft_node *node_user(const graft_node *n, int k);
+static inline int node_user_operand(const graft_node *n, int k);
+static inline graft_node *node_sole_user(const graft_node *n);
+
+/* How a graph's user lists went (note [user lists] in graph.c): for the
+ * tests that hold their edits linear, and bench's memory. */
+typedef struct GraphUserCounts {
+    uint64_t probes; /* index slots and list entries read to find or place
+                        an entry */
+    uint64_t moves;  /* entries copied by a list's growth, compaction or
+                        removal */
+    uint64_t lists;  /* lists made (each growth makes one) */
+    size_t pool_bytes; /* bytes the lists' pool took from malloc */
+} GraphUserCounts;
+GraphUserCounts graph_user_counts(const graft_graph *g);
 
 /* Attributes of an op call or a function, in source order. */
 static inline int node_nattrs(const graft_node *n);
@@ -773,7 +794,7 @@ GRAFT_HOT graft_node *graph_walk_next(GraphWalk *w)
             w->nfuncs += k == 0 && n->kind == NODE_FUNC; /* once, entering it */
             c = graph_child(n, (int)k);
         } else { /* the common node: its operands */
-            c = k < (uint32_t)n->nargs ? node_slots(n)[k].value : NULL;
+            c = k < (uint32_t)n->nargs ? node_slots(n)[k] : NULL;
         }
         if (!c) {
             (void)walk_pop(&w->stack);

@@ -134,13 +134,14 @@ void graph_drop_positions(graft_graph *g)
  * takes it from there as one of its given nodes (or a walk's sweep finds
  * it unreached).  So the pass's sweep leaves the same nodes dead as
  * before. */
-/* Drops a dying node's use u from its operand's users list, and stacks
- * the operand when that was its last use. */
-static void leave_operand(graft_graph *g, Use *u)
+/* Drops dying n's use of value by slot operand from value's users, and
+ * stacks value when that was its last use. */
+static inline void leave_operand(graft_graph *g, graft_node *n, int operand,
+                                 graft_node *value)
 {
-    graph_unlink_use(u);
-    if (!u->value->first_use)
-        vec_push(&g->cone, u->value);
+    graph_users_remove(g, value, n, operand);
+    if (!value->nusers)
+        vec_push(&g->cone, value);
 }
 
 uint32_t graph_kill_cone(graft_graph *g, graft_node *root)
@@ -150,7 +151,7 @@ uint32_t graph_kill_cone(graft_graph *g, graft_node *root)
     uint32_t killed = 0;
     while (g->cone.len) {
         graft_node *n = g->cone.items[--g->cone.len];
-        if (n->dead || n->first_use || n == g->output)
+        if (n->dead || n->nusers || n == g->output)
             continue;
         if (n->kind == NODE_VAR) {
             vec_push(&g->orphan_vars, n->id);
@@ -158,11 +159,11 @@ uint32_t graph_kill_cone(graft_graph *g, graft_node *root)
         }
         n->dead = 1;
         killed++;
-        Use *slots = node_slots(n), *callee = node_callee_slot(n);
+        graft_node **slots = node_slots(n), **callee = node_callee_slot(n);
         for (int i = 0; i < n->nargs; i++)
-            leave_operand(g, &slots[i]);
+            leave_operand(g, n, i, slots[i]);
         if (callee)
-            leave_operand(g, callee);
+            leave_operand(g, n, USE_CALLEE, *callee);
     }
     g->ndead += killed;
     return killed;

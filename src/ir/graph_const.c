@@ -56,8 +56,8 @@ void graph_set_noutputs(graft_graph *g, graft_node *call, int n)
 
 graft_node *graph_result(graft_graph *g, graft_node *n, int i)
 {
-    for (const Use *u = node_first_use(n); u; u = use_next(u)) {
-        graft_node *user = use_user(u);
+    for (int k = node_user_first(n); k < node_user_end(n); k = node_user_next(n, k)) {
+        graft_node *user = node_user(n, k);
         if (node_kind(user) == NODE_GETITEM && node_index(user) == i && !node_is_dead(user))
             return user;
     }

@@ -32,7 +32,7 @@ void graph_set_free(graft_graph *g, graft_node *var)
 static graft_node *with_operands(graft_graph *g, NodeKind kind, graft_node *const *args, int nslots)
 {
     graft_node *n = graph_new_node(g, kind, nslots);
-    graph_set_operands(n, args, nslots);
+    graph_set_operands(g, n, args, nslots);
     return n;
 }
 
@@ -79,7 +79,7 @@ graft_node *graph_add_match(graft_graph *g, graft_node *data, const MatchClause 
     graft_node **args = xmalloc(((size_t)nclauses + 1) * sizeof *args);
     args[0] = data;
     memcpy(args + 1, results, (size_t)nclauses * sizeof *args);
-    graph_set_operands(n, args, nclauses + 1);
+    graph_set_operands(g, n, args, nclauses + 1);
     free(args);
     MatchInfo *info = arena_alloc(g->arena, sizeof *info);
     MatchClause *copy = arena_array(g->arena, (size_t)nclauses + 1, sizeof *copy);

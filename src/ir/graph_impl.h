@@ -89,6 +89,19 @@ typedef struct NodeBlock {
                           (note [blocks freed as a pass goes] there) */
 } NodeBlock;
 
+/* The pool user lists and their indexes are cut from (note [user
+ * lists] in graph.c): pieces of 32 << k bytes, k < USER_CLASSES. */
+enum { USER_CLASSES = 27 };
+typedef struct UserPool {
+    void *free[USER_CLASSES]; /* per class: pieces freed, linked through
+                                 their first word */
+    unsigned char *next;      /* free bytes of the block cut from, */
+    size_t left;              /* how many */
+    size_t block;             /* bytes of the next block (0: the first's) */
+    VEC(void *) blocks;       /* malloc'd: blocks, and pieces too large for one */
+    GraphUserCounts counts;
+} UserPool;
+
 enum { CANON_BITS = 5 }; /* graft_graph.canon's 32 slots of two */
 enum { NODE_BLOCK = 64 * 1024 }; /* bytes of a block nodes are cut from (note [node pool]
                                     in graph.c) */
@@ -116,6 +129,7 @@ struct graft_graph {
                               (note [node pool] in graph.c) */
     size_t node_pool_left; /* bytes free at node_pool */
     VEC(NodeBlock) node_blocks; /* the blocks nodes are cut from */
+    UserPool user_pool;    /* the user lists' memory */
     VEC(graft_node *) cone; /* scratch: graph_kill_cone's stack */
     VEC(uint32_t) orphan_vars; /* variables graph_kill_cone left unused, for
                               the pass's sweep (note [kill as the pass
@@ -251,8 +265,36 @@ static inline uint32_t *graph_scopes_over(graft_graph *g, const graft_node *n)
 graft_node *graph_new_func(graft_graph *g, graft_node *const *params, int nparams,
                            const graft_attr *attrs, int nattrs);
 /* Fills n's first nargs operand slots (allocated by graph_new_node). */
-void graph_set_operands(graft_node *n, graft_node *const *args, int nargs);
-/* Removes u from its value's users list. */
-void graph_unlink_use(Use *u);
+void graph_set_operands(graft_graph *g, graft_node *n, graft_node *const *args, int nargs);
+/* The slot operand of user (USE_CALLEE: its callee's). */
+static inline graft_node **graph_slot_of(const graft_node *user, int operand)
+{
+    return operand == USE_CALLEE ? node_callee_slot(user) : &node_slots(user)[operand];
+}
+/* graph_users_remove of a listed value (graph.c): from a list of two,
+ * the other put back in the word (note [two users] there), else from its
+ * list (note [user lists]). */
+void graph_users_remove_listed(graft_graph *g, graft_node *v, const graft_node *user,
+                               int operand);
+/* Removes (user, operand) from v's users: inline, as the sweeps and the
+ * kill of a cone remove every dead node's uses, and nearly every value
+ * has one user, its word (note [users word] in graph.c). */
+static inline void graph_users_remove(graft_graph *g, graft_node *v, const graft_node *user,
+                                      int operand)
+{
+    v->nusers--;
+    if (node_users_listed(v))
+        graph_users_remove_listed(g, v, user, operand);
+    else
+        v->users = 0; /* (the word's one user was it) */
+}
+/* Removes the use of slot operand of user (USE_CALLEE: its callee's)
+ * from its value's users, and returns the value; the slot keeps it. */
+static inline graft_node *graph_unlink_slot(graft_graph *g, graft_node *user, int operand)
+{
+    graft_node *v = *graph_slot_of(user, operand);
+    graph_users_remove(g, v, user, operand);
+    return v;
+}
 
 #endif

@@ -19,15 +19,34 @@ struct FuncInfo;
 struct MatchInfo;
 struct ConstData;
 
-/* One operand slot of a user: which node it reads, linked into that
- * node's users list.  Its operand index is where it sits in the user's
- * slots (or USE_CALLEE for the callee slot), so it is not stored. */
-struct Use {
-    graft_node *user;  /* the node whose operand this is */
-    graft_node *value; /* the operand it reads */
-    Use *prev;   /* previous use of value; the first use's is the last */
-    Use *next;   /* next use of value (newer), NULL at the end */
+/* A user's entry in a value's user list (note [users word] in graph.c):
+ * the user, and which of its operand slots reads the value (USE_CALLEE
+ * for its callee's). */
+struct UserEntry {
+    graft_node *user;  /* NULL: removed (a tombstone of an indexed list) */
+    int32_t operand;
 };
+
+/* The users of a value that has more than one, or one that note [users
+ * word] cannot tag, oldest first; cut from the graph's pool (note [user
+ * lists] in graph.c). */
+struct UserList {
+    uint32_t len;      /* entries used in at, tombstones included */
+    uint32_t cap;      /* entries at holds: a power of two less two */
+    uint32_t head;     /* no live entry before it (the removed oldest) */
+    uint32_t unused;
+    uint32_t *index;   /* NULL, or (user, operand) -> its position + 1,
+                          open addressing (a list of USER_INDEX_CAP or
+                          more, made by its first removal not at head) */
+    uint64_t unused2;  /* (the header is two entries) */
+    struct UserEntry at[];
+};
+
+/* The users word (note [users word] in graph.c): a list's address with
+ * USERS_LIST_TAG, or a single user's address with its operand index + 1
+ * in the bits from USER_OPERAND_SHIFT up. */
+enum { USERS_LIST_TAG = 1, USER_OPERAND_SHIFT = 48 };
+#define USER_ADDRESS_MASK (((uintptr_t)1 << USER_OPERAND_SHIFT) - 1)
 
 /* note [node size] in graph.c explains the layout. */
 struct graft_node {
@@ -41,8 +60,10 @@ struct graft_node {
                               slot after the operands */
     uint32_t id;           /* dense index into Graph.nodes */
     int32_t nargs;         /* operand slots (node_slots), callee excluded */
-    int32_t nusers;        /* uses in the users list */
-    Use *first_use;        /* users list, oldest first, circular by prev */
+    int32_t nusers;        /* its users (node_user_end's count of entries) */
+    uintptr_t users;       /* 0, one user and its operand, or a struct
+                              UserList tagged USERS_LIST_TAG (note [users
+                              word] in graph.c) */
     const char *str;       /* interned op name, var name or const spelling */
     const graft_type *type;      /* known type, or NULL */
     /* The word below is not allocated for a variable, a global or an
@@ -117,19 +138,23 @@ struct GraphSide {
 };
 
 /* The operand slots, allocated right after the node (graph_new_node):
- * nargs operands, then a call of a function value's callee. */
-static inline Use *node_slots(const graft_node *n) { return (Use *)(n + 1); }
+ * nargs operands, then a call of a function value's callee; each is the
+ * node it reads (note [users word] in graph.c). */
+static inline graft_node **node_slots(const graft_node *n)
+{
+    return (graft_node **)(void *)(n + 1);
+}
 
 /* n's tail word (union NodeTail), after its operands and its callee;
  * only a node made with one has it. */
 static inline union NodeTail *node_tail(const graft_node *n)
 {
-    Use *past = node_slots(n) + n->nargs + (n->kind == NODE_CALL && n->flag);
+    graft_node **past = node_slots(n) + n->nargs + (n->kind == NODE_CALL && n->flag);
     return (union NodeTail *)(void *)past;
 }
 
 /* NODE_CALL of a function value: the slot of its callee, else NULL. */
-static inline Use *node_callee_slot(const graft_node *n)
+static inline graft_node **node_callee_slot(const graft_node *n)
 {
     return n->kind == NODE_CALL && n->flag ? &node_slots(n)[n->nargs] : NULL;
 }
@@ -147,16 +172,50 @@ static inline bool node_is_dead(const graft_node *n) { return n->dead; }
 static inline int node_nargs(const graft_node *n) { return n->nargs; }
 static inline graft_node *node_arg(const graft_node *n, int i)
 {
-    return node_slots(n)[i].value;
+    return node_slots(n)[i];
 }
 static inline int node_nusers(const graft_node *n) { return n->nusers; }
-static inline const Use *node_first_use(const graft_node *n) { return n->first_use; }
-static inline const Use *use_next(const Use *u) { return u->next; }
-static inline graft_node *use_user(const Use *u) { return u->user; }
-static inline int use_index(const Use *u)
+static inline bool node_users_listed(const graft_node *n)
 {
-    int i = (int)(u - node_slots(u->user));
-    return i == u->user->nargs ? USE_CALLEE : i;
+    return n->users & USERS_LIST_TAG;
+}
+static inline const struct UserList *node_user_list(const graft_node *n)
+{
+    return (const struct UserList *)(n->users - USERS_LIST_TAG);
+}
+static inline int node_user_end(const graft_node *n)
+{
+    return node_users_listed(n) ? (int)node_user_list(n)->len : n->nusers;
+}
+static inline int node_user_next(const graft_node *n, int k)
+{
+    k++;
+    if (node_users_listed(n)) { /* past the tombstones (note [user lists] in graph.c) */
+        const struct UserList *l = node_user_list(n);
+        while ((uint32_t)k < l->len && !l->at[k].user)
+            k++;
+    }
+    return k;
+}
+static inline int node_user_first(const graft_node *n)
+{
+    return node_users_listed(n) ? node_user_next(n, (int)node_user_list(n)->head - 1) : 0;
+}
+static inline graft_node *node_user(const graft_node *n, int k)
+{
+    if (node_users_listed(n))
+        return node_user_list(n)->at[k].user;
+    return (graft_node *)(n->users & USER_ADDRESS_MASK);
+}
+static inline int node_user_operand(const graft_node *n, int k)
+{
+    if (node_users_listed(n))
+        return node_user_list(n)->at[k].operand;
+    return (int)(n->users >> USER_OPERAND_SHIFT) - 1;
+}
+static inline graft_node *node_sole_user(const graft_node *n)
+{
+    return n->nusers == 1 ? node_user(n, node_user_first(n)) : NULL;
 }
 /* A function's attribute count is in its FuncInfo (graph.c). */
 int node_func_nattrs(const graft_node *n);
@@ -227,8 +286,8 @@ static inline const char *node_op(const graft_node *n)
 
 static inline graft_node *node_callee(const graft_node *n)
 {
-    const Use *callee = node_callee_slot(n);
-    return callee ? callee->value : NULL;
+    graft_node *const *callee = node_callee_slot(n);
+    return callee ? *callee : NULL;
 }
 
 static inline const char *node_name(const graft_node *n)

@@ -20,10 +20,10 @@ GRAFT_HOT graft_node *child(const graft_node *n, int i)
             return fn->params[i];
         return i == fn->nparams ? fn->body : NULL;
     }
-    const Use *callee = node_callee_slot(n);
+    graft_node *const *callee = node_callee_slot(n);
     if (callee) {
         if (i == 0)
-            return callee->value;
+            return *callee;
         i--;
     }
     return i < n->nargs ? node_arg(n, i) : NULL;
@@ -188,7 +188,7 @@ static bool reached_by_users(const graft_graph *g, uint8_t *reached)
         const graft_node *n = g->nodes[id];
         if (n->dead)
             continue;
-        if (n->first_use || n == g->output) {
+        if (n->nusers || n == g->output) {
             reached[id] = 1;
             if (n->kind != NODE_FUNC)
                 continue;
@@ -218,10 +218,10 @@ static bool reached_by_sweep(const graft_graph *g, uint8_t *reached)
                 return false;
             continue;
         }
-        const Use *slots = node_slots(n); /* note [reached plain calls] */
+        graft_node *const *slots = node_slots(n); /* note [reached plain calls] */
         int nargs = n->nargs; /* (read once: a store to reached may alias it) */
-        for (int i = 0; i < nargs && slots[i].value; i++) {
-            const graft_node *c = slots[i].value;
+        for (int i = 0; i < nargs && slots[i]; i++) {
+            const graft_node *c = slots[i];
             if (c->id >= id)
                 return false;
             if (!c->dead)
@@ -271,8 +271,8 @@ static void reach_children(const graft_node *n, uint32_t at, uint8_t *reached, I
         reach(fn->body, at, reached, later);
         return;
     }
-    const Use *callee = node_callee_slot(n);
-    if (callee && !reach(callee->value, at, reached, later))
+    graft_node *const *callee = node_callee_slot(n);
+    if (callee && !reach(*callee, at, reached, later))
         return;
     for (int i = 0; i < n->nargs && reach(node_arg(n, i), at, reached, later); i++)
         ;
@@ -289,9 +289,9 @@ GRAFT_HOT void reach_from(const graft_node *n, uint32_t at, uint8_t *reached, Id
         reach_children(n, at, reached, later);
         return;
     }
-    const Use *slots = node_slots(n);
+    graft_node *const *slots = node_slots(n);
     int nargs = n->nargs; /* (read once: a store to reached may alias it) */
-    for (int i = 0; i < nargs && reach(slots[i].value, at, reached, later); i++)
+    for (int i = 0; i < nargs && reach(slots[i], at, reached, later); i++)
         ;
 }
 
@@ -323,7 +323,7 @@ static void reached_when_swept(const graft_graph *g, uint8_t *reached)
         reached[id] = !g->nodes[id]->dead;
     for (int i = 0; i < g->nparams; i++) {
         const graft_node *p = g->params[i];
-        if (!p->first_use && p != g->output)
+        if (!p->nusers && p != g->output)
             reached[p->id] = 0;
     }
 }
@@ -362,13 +362,12 @@ void graph_order_free(GraphOrder *o)
 }
 
 /* Drops a dead node's uses from its operands' users lists. */
-static void unlink_operands(graft_node *n)
+static void unlink_operands(graft_graph *g, graft_node *n)
 {
     for (int i = 0; i < n->nargs; i++)
-        graph_unlink_use(&node_slots(n)[i]);
-    Use *callee = node_callee_slot(n);
-    if (callee)
-        graph_unlink_use(callee);
+        graph_unlink_slot(g, n, i);
+    if (node_callee_slot(n))
+        graph_unlink_slot(g, n, USE_CALLEE);
 }
 
 /* Kills every node not marked live[] and not dead yet: it leaves its
@@ -385,7 +384,7 @@ static uint32_t kill_unmarked(graft_graph *g, uint8_t *live)
             continue;
         n->dead = 1;
         killed++;
-        unlink_operands(n);
+        unlink_operands(g, n);
     }
     g->ndead += killed;
     g->swept = true; /* note [swept graph] */
@@ -467,35 +466,33 @@ uint32_t graph_remove_unreached(graft_graph *g, uint8_t *reached)
 bool graph_clean_reached(const graft_graph *g, uint32_t id)
 {
     const graft_node *n = g->nodes[id];
-    return !n->dead && (n->kind != NODE_VAR || n->first_use || n == g->output);
+    return !n->dead && (n->kind != NODE_VAR || n->nusers || n == g->output);
 }
 
 uint32_t graph_clean_reached_count(const graft_graph *g)
 {
     uint32_t unused = 0;
     for (int i = 0; i < g->nparams; i++)
-        unused += !g->params[i]->first_use && g->params[i] != g->output;
+        unused += !g->params[i]->nusers && g->params[i] != g->output;
     return g->nnodes - g->ndead - unused;
 }
 
 /* Drops dead n's uses from its operands' users lists (unlink_operands)
  * and puts on dying each operand left with no user: an operand read
  * twice is put on when its second use goes. */
-static void unlink_orphan(Use *slot, IdStack *dying)
+static void unlink_orphan(graft_graph *g, graft_node *n, int operand, IdStack *dying)
 {
-    graph_unlink_use(slot);
-    if (!slot->value->first_use)
-        vec_push(dying, slot->value->id);
+    graft_node *value = graph_unlink_slot(g, n, operand);
+    if (!value->nusers)
+        vec_push(dying, value->id);
 }
 
-static void unlink_orphans(graft_node *n, IdStack *dying)
+static void unlink_orphans(graft_graph *g, graft_node *n, IdStack *dying)
 {
-    Use *slots = node_slots(n);
     for (int i = 0; i < n->nargs; i++)
-        unlink_orphan(&slots[i], dying);
-    Use *callee = node_callee_slot(n);
-    if (callee)
-        unlink_orphan(callee, dying);
+        unlink_orphan(g, n, i, dying);
+    if (node_callee_slot(n))
+        unlink_orphan(g, n, USE_CALLEE, dying);
 }
 
 /* @main's parameters killed as unused variables live again (they always
@@ -532,12 +529,12 @@ uint32_t graph_kill_given(graft_graph *g, const uint32_t *given, size_t ngiven, 
     bool vars = false;
     while (dying.len) {
         graft_node *n = g->nodes[dying.items[--dying.len]];
-        if (n->dead || n->first_use || n == g->output)
+        if (n->dead || n->nusers || n == g->output)
             continue;
         n->dead = 1;
         killed++;
         vars |= n->kind == NODE_VAR; /* maybe one of @main's parameters */
-        unlink_orphans(n, &dying);
+        unlink_orphans(g, n, &dying);
     }
     vec_free(&dying);
     if (vars)

@@ -144,8 +144,8 @@ const char *export_fresh_name(Exporter *ex, const char *stem)
 /* The live element reading result i of call n, or NULL. */
 graft_node *export_result_of(const Exporter *ex, const graft_node *n, int i)
 {
-    for (const Use *u = node_first_use(n); u; u = use_next(u)) {
-        graft_node *user = use_user(u);
+    for (int k = node_user_first(n); k < node_user_end(n); k = node_user_next(n, k)) {
+        graft_node *user = node_user(n, k);
         if (node_kind(user) == NODE_GETITEM && node_index(user) == i && ex->live[node_id(user)])
             return user;
     }
@@ -614,9 +614,11 @@ static bool read_by_graph(const Exporter *ex, const graft_node *n)
 {
     if (n == graph_output(ex->g))
         return true;
-    for (const Use *u = node_first_use(n); u; u = use_next(u))
-        if (ex->live[node_id(use_user(u))] && !node_scope(ex->g, use_user(u)))
+    for (int k = node_user_first(n); k < node_user_end(n); k = node_user_next(n, k)) {
+        const graft_node *user = node_user(n, k);
+        if (ex->live[node_id(user)] && !node_scope(ex->g, user))
             return true;
+    }
     return false;
 }
 

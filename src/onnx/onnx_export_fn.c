@@ -401,8 +401,7 @@ static Onnx__FunctionProto *unique_function(Exporter *ex, Onnx__FunctionProto *f
  * files it. */
 static bool called_once(const graft_node *fn)
 {
-    const Use *u = node_first_use(fn);
-    return u && !use_next(u);
+    return node_nusers(fn) == 1;
 }
 
 /* The FunctionProto of function fn, made once. */

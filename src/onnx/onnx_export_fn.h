@@ -15,11 +15,13 @@ static inline int export_fn_results(const graft_node *n, bool *tuple)
 {
     int count = node_noutputs(n);
     *tuple = count > 1;
-    for (const Use *u = node_first_use(n); u; u = use_next(u))
-        if (node_kind(use_user(u)) == NODE_GETITEM && !node_is_dead(use_user(u))) {
+    for (int k = node_user_first(n); k < node_user_end(n); k = node_user_next(n, k)) {
+        const graft_node *user = node_user(n, k);
+        if (node_kind(user) == NODE_GETITEM && !node_is_dead(user)) {
             *tuple = true;
-            count = node_index(use_user(u)) >= count ? node_index(use_user(u)) + 1 : count;
+            count = node_index(user) >= count ? node_index(user) + 1 : count;
         }
+    }
     return count;
 }
 

@@ -54,10 +54,12 @@ char **export_name_array(Exporter *ex, size_t n)
 static size_t output_count(const Exporter *ex, const graft_node *n, int *count)
 {
     *count = node_noutputs(n) > 1 ? node_noutputs(n) : 0;
-    for (const Use *u = node_first_use(n); u; u = use_next(u))
-        if (node_kind(use_user(u)) == NODE_GETITEM && ex->live[node_id(use_user(u))] &&
-            node_index(use_user(u)) >= *count)
-            *count = node_index(use_user(u)) + 1;
+    for (int k = node_user_first(n); k < node_user_end(n); k = node_user_next(n, k)) {
+        const graft_node *user = node_user(n, k);
+        if (node_kind(user) == NODE_GETITEM && ex->live[node_id(user)] &&
+            node_index(user) >= *count)
+            *count = node_index(user) + 1;
+    }
     return *count > 0 ? (size_t)*count : 1;
 }
 

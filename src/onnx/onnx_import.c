@@ -1049,8 +1049,10 @@ const char *onnx_node_label(const OnnxModel *m, const graft_node *n)
         return name;
     if ((name = graph_value_name(m->g, n)))
         return name;
-    for (const Use *u = node_first_use(n); u; u = use_next(u)) /* a call of several results */
-        if (node_kind(use_user(u)) == NODE_GETITEM && (name = graph_value_name(m->g, use_user(u))))
+    for (int k = node_user_first(n); k < node_user_end(n); k = node_user_next(n, k)) {
+        const graft_node *user = node_user(n, k); /* a call of several results */
+        if (node_kind(user) == NODE_GETITEM && (name = graph_value_name(m->g, user)))
             return name;
+    }
     return NULL;
 }

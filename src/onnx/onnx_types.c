@@ -52,11 +52,11 @@ static int result_count(const graft_node *n, bool *tuple)
 {
     int count = node_noutputs(n);
     *tuple = count > 1;
-    for (const Use *u = node_first_use(n); u; u = use_next(u))
-        if (node_kind(use_user(u)) == NODE_GETITEM) {
+    for (int k = node_user_first(n); k < node_user_end(n); k = node_user_next(n, k))
+        if (node_kind(node_user(n, k)) == NODE_GETITEM) {
             *tuple = true;
-            if (node_index(use_user(u)) >= count)
-                count = node_index(use_user(u)) + 1;
+            if (node_index(node_user(n, k)) >= count)
+                count = node_index(node_user(n, k)) + 1;
         }
     return count;
 }

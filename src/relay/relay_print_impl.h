@@ -63,8 +63,8 @@ enum { VISIT_NOT, VISIT_TEXT, VISIT_USED, VISIT_BOUND };
  * hottest loop need not look at the node's kind at each step. */
 typedef struct Frame {
     const graft_node *n; /* node whose operands are being visited */
-    const Use *next;     /* its next operand slot to visit */
-    const Use *end;      /* past its last slot to visit */
+    graft_node *const *next; /* its next operand slot to visit */
+    graft_node *const *end;  /* past its last slot to visit */
 } Frame;
 
 /* The text of the attribute printed last under a name (note [attribute

@@ -118,15 +118,15 @@ void printer_put_operand(Printer *p, StrBuf *out, const graft_node *m)
  * the node is read, so that printer_text_max reads the bound alone). */
 static void resolve_kids(Printer *p, const graft_node *n, uint8_t kind)
 {
-    const Use *a = node_slots(n), *end = a + node_nargs(n);
-    const Use *callee = node_callee_slot(n); /* the slot after the operands */
+    graft_node *const *a = node_slots(n), *const *end = a + node_nargs(n);
+    graft_node *const *callee = node_callee_slot(n); /* the slot after the operands */
     size_t most = 3 + 2 * (size_t)(end - a + (callee != NULL)) + 21;
     if (kind == NODE_CALL && !callee)
         most += op_len(node_str(n));
     for (; a < end; a++)
-        most += resolve_operand(p, a->value);
+        most += resolve_operand(p, *a);
     if (callee)
-        most += resolve_operand(p, callee->value);
+        most += resolve_operand(p, *callee);
     p->text[node_id(n)].kept.len = kept_u32(most);
 }
 
@@ -200,7 +200,7 @@ static bool needs_visit(const Printer *p, const graft_node *n)
 GRAFT_HOT void push_frame(Printer *p, const graft_node *n)
 {
     for (;;) {
-        const Use *start = node_slots(n), *end = start + node_nargs(n);
+        graft_node *const *start = node_slots(n), *const *end = start + node_nargs(n);
         switch (node_kind(n)) {
         case NODE_FUNC:
         case NODE_LET: end = start; break;
@@ -209,10 +209,10 @@ GRAFT_HOT void push_frame(Printer *p, const graft_node *n)
         default: break;
         }
         vec_push(&p->frames, ((Frame){n, start, end}));
-        const Use *callee = node_callee_slot(n);
-        if (!callee || !needs_visit(p, callee->value))
+        graft_node *const *callee = node_callee_slot(n);
+        if (!callee || !needs_visit(p, *callee))
             return;
-        n = callee->value;
+        n = *callee;
     }
 }
 
@@ -227,12 +227,12 @@ void printer_visit_all(Printer *p, const graft_node *root)
     push_frame(p, root);
     while (p->frames.len > base) {
         Frame *f = &p->frames.items[p->frames.len - 1];
-        const Use *next = f->next;
-        while (next < f->end && !needs_visit(p, next->value)) /* no stores: */
-            next++;                                          /* all in registers */
+        graft_node *const *next = f->next;
+        while (next < f->end && !needs_visit(p, *next)) /* no stores: */
+            next++;                                    /* all in registers */
         if (next < f->end) {
             f->next = next + 1;
-            push_frame(p, next->value);
+            push_frame(p, *next);
             continue;
         }
         const graft_node *n = f->n;

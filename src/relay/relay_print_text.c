@@ -336,12 +336,12 @@ static bool nullary_constructor(Printer *p, const graft_node *n)
 }
 
 /* The references of the operands in slots a..end separated by ", ". */
-GRAFT_HOT char *write_refs(Printer *p, char *at, const Use *a, const Use *end)
+GRAFT_HOT char *write_refs(Printer *p, char *at, graft_node *const *a, graft_node *const *end)
 {
-    for (const Use *first = a; a < end; a++) {
+    for (graft_node *const *first = a; a < end; a++) {
         if (a > first)
             at = write_lit(at, ", ");
-        at = write_ref(p, at, a->value);
+        at = write_ref(p, at, *a);
     }
     return at;
 }
@@ -351,11 +351,11 @@ GRAFT_HOT char *write_refs(Printer *p, char *at, const Use *a, const Use *end)
  * prints it). */
 GRAFT_HOT char *write_call_open(Printer *p, char *at, const graft_node *n, bool *closed)
 {
-    const Use *a = node_slots(n), *end = a + node_nargs(n);
-    const Use *callee = node_callee_slot(n);
+    graft_node *const *a = node_slots(n), *const *end = a + node_nargs(n);
+    graft_node *const *callee = node_callee_slot(n);
     *closed = false;
     if (callee) {
-        at = write_ref(p, at, callee->value);
+        at = write_ref(p, at, *callee);
     } else {
         const char *op = node_str(n);
         at = write_mem(at, op, op_len(op));
@@ -389,7 +389,7 @@ GRAFT_HOT char *write_index(char *at, int index)
  * attributes, into room for printer_text_max. */
 GRAFT_HOT char *write_text(Printer *p, char *at, const graft_node *n)
 {
-    const Use *a = node_slots(n), *end = a + node_nargs(n);
+    graft_node *const *a = node_slots(n), *const *end = a + node_nargs(n);
     uint32_t id = node_id(n);
     bool closed;
     switch (node_kind(n)) {
@@ -406,7 +406,7 @@ GRAFT_HOT char *write_text(Printer *p, char *at, const graft_node *n)
         *at++ = ')';
         return at;
     case NODE_GETITEM:
-        at = write_ref(p, at, a->value);
+        at = write_ref(p, at, *a);
         *at++ = '.';
         return write_index(at, node_index(n));
     default: /* a pending text (note [pending texts]) */

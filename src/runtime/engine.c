@@ -350,8 +350,9 @@ bool engine_postdominates(graft_engine *e, const graft_node *root, const graft_n
     while (w.depth && !escapes) {
         const graft_node *n = walk_pop(&w);
         escapes = is_exit(e->g, n);
-        for (const Use *x = node_first_use(n); x && !escapes; x = use_next(x)) {
-            const graft_node *v = use_user(x);
+        for (int k = node_user_first(n); k < node_user_end(n) && !escapes;
+             k = node_user_next(n, k)) {
+            const graft_node *v = node_user(n, k);
             if (v == root || e->mark[node_id(v)] == stamp)
                 continue;
             e->mark[node_id(v)] = stamp;

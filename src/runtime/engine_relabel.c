@@ -76,11 +76,11 @@ static int region_add(EngineRegion *r, uint32_t id, uint8_t flag)
     return *slot - 1;
 }
 
-/* Whether use u of a node is a pattern operand of its user (no scopes:
- * an argument of a node that is not opaque, never a callee). */
-static bool pattern_use(const Use *u)
+/* Whether n's use k is a pattern operand of its user (no scopes: an
+ * argument of a node that is not opaque, never a callee). */
+static bool pattern_use(const graft_node *n, int k)
 {
-    return use_index(u) != USE_CALLEE && !node_is_opaque(use_user(u));
+    return node_user_operand(n, k) != USE_CALLEE && !node_is_opaque(node_user(n, k));
 }
 
 /* The first id of [from, n) marked in dirty, or n: eight marks a load
@@ -124,10 +124,10 @@ static bool region_close(EngineRegion *r, const graft_graph *g)
 {
     for (uint32_t i = 0; i < r->n; i++) {
         const graft_node *n = graph_node(g, r->id[i]);
-        for (const Use *u = node_first_use(n); u; u = use_next(u)) {
-            if (!pattern_use(u))
+        for (int k = node_user_first(n); k < node_user_end(n); k = node_user_next(n, k)) {
+            if (!pattern_use(n, k))
                 continue;
-            int user = region_add(r, node_id(use_user(u)), 0);
+            int user = region_add(r, node_id(node_user(n, k)), 0);
             if (user < 0)
                 return false;
             r->indeg[user]++;
@@ -194,8 +194,8 @@ bool engine_region_relabel(graft_engine *e, EngineRegion *r, const uint8_t *reac
         relabel(e, r, m);
         offering = offering || labels_id_offers(e->labels, r->id[m]);
         const graft_node *n = graph_node(e->g, r->id[m]);
-        for (const Use *u = node_first_use(n); u; u = use_next(u)) {
-            int user = pattern_use(u) ? region_find(r, node_id(use_user(u))) : -1;
+        for (int k = node_user_first(n); k < node_user_end(n); k = node_user_next(n, k)) {
+            int user = pattern_use(n, k) ? region_find(r, node_id(node_user(n, k))) : -1;
             if (user >= 0 && --r->indeg[user] == 0)
                 ready[nready++] = user;
         }

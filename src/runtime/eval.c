@@ -189,7 +189,7 @@ static void release_args(const graft_node *n, Value *vals, uint32_t *uses, const
 
 static bool read_only_by_one(const graft_node *n)
 {
-    return node_first_use(n) && !use_next(node_first_use(n));
+    return node_nusers(n) == 1;
 }
 
 /* Evaluates again operand a of a node whose parameters EvalInputs.prepare

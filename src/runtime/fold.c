@@ -398,11 +398,13 @@ static bool replaceable(const graft_node *n)
  * output, a function's body). */
 static bool read_unfolded(const Folder *f, const graft_node *n)
 {
-    if (!node_first_use(n))
+    if (!node_nusers(n))
         return true;
-    for (const Use *u = node_first_use(n); u; u = use_next(u))
-        if (!f->constant[node_id(use_user(u))] || !replaceable(use_user(u)))
+    for (int k = node_user_first(n); k < node_user_end(n); k = node_user_next(n, k)) {
+        const graft_node *user = node_user(n, k);
+        if (!f->constant[node_id(user)] || !replaceable(user))
             return true;
+    }
     return false;
 }
 

@@ -185,8 +185,8 @@ static void put_edges(const Viz *v, const graft_node *n)
  * has none) its first user's. */
 static const graft_node *drawn_scope(const graft_graph *g, const graft_node *n)
 {
-    if (node_kind(n) == NODE_CONST && node_first_use(n))
-        return node_scope(g, use_user(node_first_use(n)));
+    if (node_kind(n) == NODE_CONST && node_nusers(n))
+        return node_scope(g, node_user(n, node_user_first(n)));
     return node_scope(g, n);
 }
 

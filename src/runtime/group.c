@@ -531,8 +531,8 @@ static bool listed_clean(const Grouper *gp, const Group *gr, const graft_node *n
         return false;
     if (n == gr->root || node_nusers(n) == 1)
         return true;
-    for (const Use *u = node_first_use(n); u; u = use_next(u))
-        if (gp->mark[node_id(use_user(u))] != gp->stamp)
+    for (int k = node_user_first(n); k < node_user_end(n); k = node_user_next(n, k))
+        if (gp->mark[node_id(node_user(n, k))] != gp->stamp)
             return false;
     return true;
 }
@@ -614,8 +614,8 @@ static bool root_postdominates(const Grouper *gp, const Group *gr, const graft_n
  * post-dominates, or NULL. */
 static graft_node *used_outside(const Grouper *gp, const Group *gr, const graft_node *x)
 {
-    for (const Use *u = node_first_use(x); u; u = use_next(u)) {
-        graft_node *user = use_user(u);
+    for (int k = node_user_first(x); k < node_user_end(x); k = node_user_next(x, k)) {
+        graft_node *user = node_user(x, k);
         if (gp->mark[node_id(user)] != gp->stamp && !root_postdominates(gp, gr, user))
             return user;
     }
@@ -668,9 +668,10 @@ static graft_node *root_read_inside(const Grouper *gp, const Group *gr, graft_no
         if (node_scope(gp->e->g, roots[j]) != node_scope(gp->e->g, gr->root))
             return roots[j];
         /* an input of the group is read by a node of its region too */
-        for (const Use *u = node_first_use(roots[j]); u; u = use_next(u))
-            if (gp->mark[node_id(use_user(u))] == gp->stamp) {
-                *reader = use_user(u);
+        const graft_node *r = roots[j];
+        for (int k = node_user_first(r); k < node_user_end(r); k = node_user_next(r, k))
+            if (gp->mark[node_id(node_user(r, k))] == gp->stamp) {
+                *reader = node_user(r, k);
                 return roots[j];
             }
     }

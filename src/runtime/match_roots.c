@@ -64,8 +64,8 @@ static bool none_in_state(const Matcher *m, int j, const graft_node *via)
 {
     uint32_t item = m->rule->roots[j].pattern->item;
     if (m->rule->roots[j].depth == 1) {
-        for (const Use *u = node_first_use(via); u; u = use_next(u))
-            if (has(m, use_user(u), item))
+        for (int k = node_user_first(via); k < node_user_end(via); k = node_user_next(via, k))
+            if (has(m, node_user(via, k), item))
                 return false;
         return true;
     }
@@ -107,10 +107,10 @@ static bool other_user_in_state(const Matcher *m, int j, const graft_node *root,
         return false;
     uint32_t item = m->rule->roots[j].pattern->item;
     bool root_in = false;
-    for (const Use *u = node_first_use(via); u; u = use_next(u)) {
-        if (!has(m, use_user(u), item))
+    for (int k = node_user_first(via); k < node_user_end(via); k = node_user_next(via, k)) {
+        if (!has(m, node_user(via, k), item))
             continue;
-        if (use_user(u) != root)
+        if (node_user(via, k) != root)
             return true;
         root_in = true;
     }
@@ -157,14 +157,16 @@ static uint32_t seen_stamp(Matcher *m)
 static void users_level(Matcher *m, uint32_t stamp)
 {
     m->level.len = 0;
-    for (size_t i = 0; i < m->cands.len; i++)
-        for (const Use *u = node_first_use(m->cands.items[i]); u; u = use_next(u)) {
-            graft_node *user = use_user(u);
+    for (size_t i = 0; i < m->cands.len; i++) {
+        const graft_node *c = m->cands.items[i];
+        for (int k = node_user_first(c); k < node_user_end(c); k = node_user_next(c, k)) {
+            graft_node *user = node_user(c, k);
             if (m->seen[node_id(user)] != stamp) {
                 m->seen[node_id(user)] = stamp;
                 vec_push(&m->level, user);
             }
         }
+    }
     m->cands.len = 0;
     for (size_t i = 0; i < m->level.len; i++)
         vec_push(&m->cands, m->level.items[i]);
@@ -199,12 +201,12 @@ static bool root_fits(const Matcher *m, int j, graft_node *n)
  * index in *k, or NULL.  A root one step above its shared node (the
  * common case: nn.dense(x, w)) reads the users list itself, which is in
  * the graph already; a deeper one the list candidates made. */
-static graft_node *next_fit(Matcher *m, int j, const Use **u, size_t *k)
+static graft_node *next_fit(Matcher *m, int j, const graft_node *via, int *u, size_t *k)
 {
     if (m->rule->roots[j].depth == 1) {
-        for (; *u; *u = use_next(*u), ++*k)
-            if (root_fits(m, j, use_user(*u)))
-                return use_user(*u);
+        for (; via && *u < node_user_end(via); *u = node_user_next(via, *u), ++*k)
+            if (root_fits(m, j, node_user(via, *u)))
+                return node_user(via, *u);
         return NULL;
     }
     for (; *k < m->cands.len; ++*k)
@@ -217,7 +219,7 @@ bool matcher_root_way(Matcher *m, int j, int w, uint32_t rest, uint32_t *out)
 {
     const graft_root *r = &m->rule->roots[j];
     graft_node *via = m->b[r->via].node;
-    const Use *u = via ? node_first_use(via) : NULL;
+    int u = via ? node_user_first(via) : 0; /* (no users list without via) */
     RootMiss *miss = miss_of(m, j);
     uint64_t epoch = labels_epoch(m->labels);
     if (via && miss->via == via && miss->epoch == epoch) {
@@ -227,13 +229,13 @@ bool matcher_root_way(Matcher *m, int j, int w, uint32_t rest, uint32_t *out)
     }
     size_t first = 0;
     if (r->depth == 1) {
-        for (; u && first < (size_t)w; u = use_next(u))
+        for (; via && u < node_user_end(via) && first < (size_t)w; u = node_user_next(via, u))
             first++; /* way w: the w-th use */
     } else {
         candidates(m, r);
         first = (size_t)w;
     }
-    graft_node *n = next_fit(m, j, &u, &first);
+    graft_node *n = next_fit(m, j, via, &u, &first);
     if (!n) {
         if (w == 0 && via && none_in_state(m, j, via))
             *miss = (RootMiss){via, epoch};
@@ -242,9 +244,9 @@ bool matcher_root_way(Matcher *m, int j, int w, uint32_t rest, uint32_t *out)
         return false;
     }
     size_t later = first + 1;
-    if (u)
-        u = use_next(u);
-    if (next_fit(m, j, &u, &later))
+    if (via && u < node_user_end(via))
+        u = node_user_next(via, u);
+    if (next_fit(m, j, via, &u, &later))
         vec_push(&m->choices, ((Choice){r->pattern, NULL, false, (int)later, rest,
                                         (uint32_t)m->trail.len, (uint32_t)m->pairs.len,
                                         (uint32_t)m->pool.len, j}));

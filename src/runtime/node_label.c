@@ -53,9 +53,11 @@ static const char *onnx_name(const graft_graph *g, const graft_node *n)
         return name;
     if ((name = graph_value_name(g, n)))
         return name;
-    for (const Use *u = node_first_use(n); u; u = use_next(u))
-        if (node_kind(use_user(u)) == NODE_GETITEM && (name = graph_value_name(g, use_user(u))))
+    for (int k = node_user_first(n); k < node_user_end(n); k = node_user_next(n, k)) {
+        const graft_node *user = node_user(n, k);
+        if (node_kind(user) == NODE_GETITEM && (name = graph_value_name(g, user)))
             return name;
+    }
     return NULL;
 }
 

@@ -128,8 +128,8 @@ static void walk_region(Pass *p, graft_node *root)
 /* Whether every user of x is in the region. */
 static bool used_inside(const Pass *p, const graft_node *x)
 {
-    for (const Use *u = node_first_use(x); u; u = use_next(u)) {
-        uint32_t id = node_id(use_user(u));
+    for (int k = node_user_first(x); k < node_user_end(x); k = node_user_next(x, k)) {
+        uint32_t id = node_id(node_user(x, k));
         if (id >= p->size || !pass_body(p, id))
             return false;
     }

@@ -299,7 +299,7 @@ static bool address_operand(const graft_node *a)
 /* Whether ONNX call n keys by addresses. */
 static bool addressable(const graft_node *n)
 {
-    if (node_kind(n) != NODE_CALL || !node_op(n) || node_callee(n) || node_first_use(n))
+    if (node_kind(n) != NODE_CALL || !node_op(n) || node_callee(n) || node_nusers(n))
         return false;
     for (int i = 0; i < node_nargs(n); i++)
         if (!address_operand(node_arg(n, i)))

@@ -69,15 +69,15 @@ static bool is_shape_op(const graft_node *n)
 static const graft_node *weight_layer(const graft_node *p, const graft_node **operand)
 {
     for (const graft_node *n = p;;) {
-        const Use *u = node_first_use(n);
-        if (!u || use_next(u))
+        const graft_node *user = node_sole_user(n);
+        if (!user)
             return NULL;
-        const graft_node *user = use_user(u);
-        if (is_layer(user) && use_index(u) == 1) {
+        int index = node_user_operand(n, node_user_first(n));
+        if (is_layer(user) && index == 1) {
             *operand = n;
             return user;
         }
-        if (!is_shape_op(user) || use_index(u) != 0)
+        if (!is_shape_op(user) || index != 0)
             return NULL;
         n = user;
     }
@@ -86,12 +86,12 @@ static const graft_node *weight_layer(const graft_node *p, const graft_node **op
 /* The role of parameter p: by its only use, or ROLE_OTHER. */
 static ParamRole param_role(const graft_node *p)
 {
-    const Use *u = node_first_use(p);
-    if (!u)
+    if (!node_nusers(p))
         return ROLE_OTHER;
-    const graft_node *user = use_user(u), *operand;
-    int index = use_index(u);
-    if (use_next(u))
+    int first = node_user_first(p);
+    const graft_node *user = node_user(p, first), *operand;
+    int index = node_user_operand(p, first);
+    if (node_nusers(p) > 1)
         return is_op(user, "nn.batch_norm") && index == 4 ? ROLE_VARIANCE : ROLE_OTHER;
     if (weight_layer(p, &operand))
         return ROLE_WEIGHT;
