@@ -1000,6 +1000,21 @@ START_TEST(test_where_broadcasts)
 }
 END_TEST
 
+/* ONNX ConvTranspose's pads: 2 values a spatial dim, the ends' taken off
+ * the full result (x 1..4 by a 2 x 2 kernel of 1s is 3 x 3: [1, 3, 2],
+ * [4, 10, 6], [3, 7, 4]); 3 values for 2 dims are refused. */
+START_TEST(test_onnx_conv_transpose_pads)
+{
+    const double *x = VALS(1, 2, 3, 4), *w = VALS(1, 1, 1, 1);
+    Result r = binary("ConvTranspose(%x, %y, pads=[0, 0, 1, 1])", 4, DIMS(1, 1, 2, 2), x, 4,
+                      DIMS(1, 1, 2, 2), w);
+    want(&r, 4, DIMS(1, 1, 2, 2), VALS(1, 3, 4, 10));
+    r = binary("ConvTranspose(%x, %y, pads=[0, 0, 1])", 4, DIMS(1, 1, 2, 2), x, 4,
+               DIMS(1, 1, 2, 2), w);
+    want_error(&r, EVAL_BAD_INPUT, "ConvTranspose: pads has 3 values");
+}
+END_TEST
+
 /* note [int lists] in src/ir/graph_attr.c, as the evaluator reads it
  * (eval_attr_ints): ONNX's Squeeze of x (1, 3, 1) by axes as one int, a
  * list of two, absent or None (every dim of 1), and the errors of a list
@@ -1078,6 +1093,7 @@ static Suite *eval_suite(void)
     tcase_add_test(tc, test_integer_floor_division);
     tcase_add_test(tc, test_max_min_nan);
     tcase_add_test(tc, test_where_broadcasts);
+    tcase_add_test(tc, test_onnx_conv_transpose_pads);
     tcase_add_test(tc, test_int_list_attributes);
     tcase_add_test(tc, test_nargs_first);
     suite_add_tcase(s, tc);

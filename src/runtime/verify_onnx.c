@@ -42,7 +42,9 @@
  * input a constant of values chosen from a few candidates built from the
  * data's shape (its own shape first, so that a rule for a no-op, "a
  * Reshape to the shape it has", is checked on one), the values fixed for
- * every trial (verify_onnx_shape_input).
+ * every trial (verify_onnx_shape_input).  The candidates are numbered
+ * from 0 without a gap: the first -1 ends them, so one the data's rank
+ * does not allow is skipped, not answered -1.
  */
 #include <string.h>
 
@@ -297,11 +299,14 @@ static int fill(int64_t *out, int n, int64_t v)
 /* Reshape's target that splits the data's last dim into (d, 1) (k 3:
  * heads of one element) or joins its last two (k 4), as attention's
  * views into heads and back do (attention.graft's attention_fusion_bert);
- * -1 past them or where the rank does not allow it. */
+ * -1 past them.  A candidate the rank does not allow is skipped, not -1:
+ * the caller reads the first -1 as the end of the candidates. */
 static int heads_shape(const Tensor *x, int k, int64_t *out)
 {
     int r = x->rank;
-    if ((k == 3 && r >= EVAL_MAX_RANK) || (k == 4 && r < 2) || k > 4)
+    if (k >= 3 && r >= EVAL_MAX_RANK) /* no room for the split: the join next */
+        k++;
+    if ((k == 4 && r < 2) || k > 4)
         return -1;
     memcpy(out, x->dims, (size_t)r * sizeof *out);
     if (k == 3) {
@@ -313,19 +318,21 @@ static int heads_shape(const Tensor *x, int k, int64_t *out)
 }
 
 /* Reshape's and Expand's target: the data's shape, reversed (Reshape),
- * or with a leading 2 (Expand), then flattened or 1s; then heads_shape's
- * (Reshape). */
+ * or with a leading 2 (Expand, but for data of the largest rank), then
+ * flattened or 1s; then heads_shape's (Reshape). */
 static int target_shape(bool reshape, const Tensor *x, int k, int64_t *out)
 {
     int r = x->rank;
     if (k >= 3 && reshape)
         return heads_shape(x, k, out);
+    if (k >= 1 && !reshape && r >= EVAL_MAX_RANK) /* no room for a leading 2: the 1s next */
+        k++;
     if (k == 0)
         memcpy(out, x->dims, (size_t)r * sizeof *out);
     else if (k == 1 && reshape)
         for (int d = 0; d < r; d++)
             out[d] = x->dims[r - 1 - d];
-    else if (k == 1 && r < EVAL_MAX_RANK) {
+    else if (k == 1) {
         out[0] = 2;
         memcpy(out + 1, x->dims, (size_t)r * sizeof *out);
         return r + 1;
