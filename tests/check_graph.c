@@ -2748,6 +2748,43 @@ START_TEST(test_user_lists_linear)
 }
 END_TEST
 
+/* note [common orders] in graph.c: a value read by 100 calls loses the
+ * newest 50 one by one, each a pop (one probe, no move, no list made, no
+ * index), and its list keeps the 50 oldest in order; a use made again is
+ * appended in place (no list made, no move). */
+START_TEST(test_user_list_common_orders)
+{
+    enum { N = 100 };
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node *calls[N];
+    uint32_t seen[N];
+    for (int i = 0; i < N; i++)
+        calls[i] = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    GraphUserCounts made = graph_user_counts(g);
+    for (int i = N; i-- > N / 2;)
+        graph_set_arg(g, calls[i], 0, graph_add_param(g, "y", NULL));
+    GraphUserCounts popped = graph_user_counts(g);
+    ck_assert_uint_eq(popped.probes - made.probes, N / 2);
+    ck_assert_uint_eq(popped.moves, made.moves);
+    ck_assert_uint_eq(popped.lists, made.lists);
+    ck_assert_uint_eq(popped.pool_bytes, made.pool_bytes);
+    ck_assert_int_eq(node_nusers(x), N / 2);
+    user_ids(x, seen, N / 2);
+    for (int i = 0; i < N / 2; i++)
+        ck_assert_uint_eq(seen[i], node_id(calls[i]));
+    graph_set_arg(g, calls[N - 1], 0, x);
+    GraphUserCounts appended = graph_user_counts(g);
+    ck_assert_uint_eq(appended.moves, made.moves);
+    ck_assert_uint_eq(appended.lists, made.lists);
+    user_ids(x, seen, N / 2 + 1);
+    ck_assert_uint_eq(seen[N / 2 - 1], node_id(calls[N / 2 - 1]));
+    ck_assert_uint_eq(seen[N / 2], node_id(calls[N - 1]));
+    check_users(g);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -2841,6 +2878,7 @@ static Suite *graph_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_users_word);
     tcase_add_test(tc, test_user_lists_linear);
+    tcase_add_test(tc, test_user_list_common_orders);
     suite_add_tcase(s, tc);
     tc = tcase_create("canonical types");
     tcase_add_test(tc, test_canonical_tensor_types);

@@ -733,15 +733,29 @@ static __attribute__((noinline)) void list_add(graft_graph *g, graft_node *v,
     v->nusers++;
 }
 
+/* pair_add past a pair: an append to a list with room and no index
+ * stored here (note [common orders]), else list_add's. */
+static __attribute__((noinline)) void list_append(graft_graph *g, graft_node *v,
+                                                  graft_node *user, int operand)
+{
+    struct UserList *l = list_of(v);
+    if (!node_users_listed(v) || l->len == l->cap || l->index) {
+        list_add(g, v, user, operand);
+        return;
+    }
+    l->at[l->len++] = (struct UserEntry){user, operand};
+    v->nusers++;
+}
+
 /* users_add of a second user to v's word (note [two users]), or
- * list_add's. */
+ * list_append's. */
 static __attribute__((noinline)) void pair_add(graft_graph *g, graft_node *v,
                                                graft_node *user, int operand)
 {
     UserPool *p = &g->user_pool;
     struct UserList *l = p->free[PAIR_CLASS];
     if (!l || !v->users || node_users_listed(v)) {
-        list_add(g, v, user, operand);
+        list_append(g, v, user, operand);
         return;
     }
     p->free[PAIR_CLASS] = *(void **)l; /* (piece_take's reuse, inline) */
@@ -825,14 +839,44 @@ static __attribute__((noinline)) void list_remove(graft_graph *g, graft_node *v,
         list_refit(g, v, l);
 }
 
-/* graph_users_remove_listed past a pair: at an end of a long list
- * without an index (the most common removal there), else list_remove's. */
-static void list_remove_at_end(graft_graph *g, graft_node *v,
+/* note [common orders]: a shared value's list is grown by its users in
+ * creation order and emptied by a pass in that order or the reverse: the
+ * workload's ONNX epsilon, one initializer read by the 10,000 batch
+ * norms, gains them at the import and loses them newest first to the
+ * partition and the rewrite.  So an append to a list with room and no
+ * index is a store in list_append, not list_add's path (39 instructions
+ * an append there), and the removal of a long list's newest entry
+ * without an index is a pop (list_pop_newest), asked when a pair's removal
+ * is not, before list_remove_at_end's list_end_of and list_bury (73
+ * instructions a removal), the
+ * tombstones it uncovers popped too and the list refitted as
+ * list_to_refit says. */
+
+/* graph_users_remove_listed of the newest entry of l, v's list, long and
+ * without an index (note [common orders]). */
+static __attribute__((noinline)) void list_pop_newest(graft_graph *g, graft_node *v,
+                                                      struct UserList *l)
+{
+    g->user_pool.counts.probes++;
+    l->len--;
+    while (l->len > l->head && !l->at[l->len - 1].user)
+        l->len--;
+    if (list_to_refit(v, l))
+        list_refit(g, v, l);
+}
+
+/* graph_users_remove_listed past a pair and the newest entry: at an end
+ * of a long list without an index (the most common removal there), else
+ * list_remove's. */
+static __attribute__((noinline)) void list_remove_at_end(graft_graph *g, graft_node *v,
                                const graft_node *user, int operand)
 {
     struct UserList *l = list_of(v);
-    uint32_t pos = l->cap >= USER_INDEX_CAP && !l->index ? list_end_of(g, l, user, operand)
-                                                          : UINT32_MAX;
+    if (l->cap < USER_INDEX_CAP || l->index) {
+        list_remove(g, v, user, operand);
+        return;
+    }
+    uint32_t pos = list_end_of(g, l, user, operand);
     if (pos == UINT32_MAX) {
         list_remove(g, v, user, operand);
         return;
@@ -848,7 +892,10 @@ void graph_users_remove_listed(graft_graph *g, graft_node *v, const graft_node *
     struct UserList *l = list_of(v);
     int other = entry_is(&l->at[0], user, operand); /* (a pair's: note [two users]) */
     if (l->cap != PAIR_CAP || l->len != 2 || !word_holds(l->at[other].operand)) {
-        list_remove_at_end(g, v, user, operand);
+        if (l->cap >= USER_INDEX_CAP && !l->index && entry_is(&l->at[l->len - 1], user, operand))
+            list_pop_newest(g, v, l); /* note [common orders] */
+        else
+            list_remove_at_end(g, v, user, operand);
         return;
     }
     UserPool *p = &g->user_pool;
@@ -1418,7 +1465,8 @@ static void move_use(graft_graph *g, graft_node *old, graft_node *user, int oper
 
 /* graph_replace_all_uses of a list: its entries moved to to in order, but
  * to's own, kept in place; then old's list refitted to those. */
-static void move_listed_uses(graft_graph *g, graft_node *old, graft_node *to)
+static __attribute__((noinline)) void move_listed_uses(graft_graph *g, graft_node *old,
+                                                       graft_node *to)
 {
     struct UserList *l = list_of(old);
     uint32_t kept = 0;
@@ -1444,9 +1492,15 @@ void graph_replace_all_uses(graft_graph *g, graft_node *old, graft_node *new_nod
         return;
     g->swept = false; /* (note [swept graph] in graph_walk.c) */
     g->relinked = true; /* (note [reached by users] in graph_walk.c) */
-    if (node_users_listed(old))
+    if (node_users_listed(old)) {
         move_listed_uses(g, old, new_node_);
-    else if (old->users && node_user(old, 0) != new_node_)
-        move_use(g, old, node_user(old, 0), node_user_operand(old, 0), new_node_);
+    } else if (old->users && node_user(old, 0) != new_node_) { /* (move_use's, inline) */
+        graft_node *user = node_user(old, 0);
+        int operand = node_user_operand(old, 0);
+        *graph_slot_of(user, operand) = new_node_;
+        old->users = 0;
+        old->nusers = 0;
+        users_add(g, new_node_, user, operand);
+    }
     replace_body(g, old, new_node_);
 }
