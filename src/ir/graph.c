@@ -786,18 +786,6 @@ static inline bool entry_is(const struct UserEntry *e, const graft_node *user, i
     return e->user == user && e->operand == operand;
 }
 
-/* The position of (user, operand) in l when it is l's oldest or newest
- * live entry, else UINT32_MAX (note [user lists]). */
-static inline uint32_t list_end_of(graft_graph *g, const struct UserList *l,
-                                   const graft_node *user, int operand)
-{
-    g->user_pool.counts.probes++;
-    if (entry_is(&l->at[l->head], user, operand))
-        return l->head;
-    g->user_pool.counts.probes++;
-    return entry_is(&l->at[l->len - 1], user, operand) ? l->len - 1 : UINT32_MAX;
-}
-
 /* Tombstones the entry at pos of l, a list of USER_INDEX_CAP or more
  * entries; head moves past the tombstones it reaches, and len back. */
 static inline void list_bury(struct UserList *l, uint32_t pos)
@@ -843,19 +831,20 @@ static __attribute__((noinline)) void list_remove(graft_graph *g, graft_node *v,
  * creation order and emptied by a pass in that order or the reverse: the
  * workload's ONNX epsilon, one initializer read by the 10,000 batch
  * norms, gains them at the import and loses them newest first to the
- * partition and the rewrite.  So an append to a list with room and no
- * index is a store in list_append, not list_add's path (39 instructions
- * an append there), and the removal of a long list's newest entry
- * without an index is a pop (list_pop_newest), asked when a pair's removal
- * is not, before list_remove_at_end's list_end_of and list_bury (73
- * instructions a removal), the
- * tombstones it uncovers popped too and the list refitted as
- * list_to_refit says. */
+ * partition, oldest first to the rewrite.  So an append to a list with
+ * room and no index is a store in list_append, not list_add's path (39
+ * instructions an append there), and graph_users_remove_listed asks
+ * whether a long list without an index loses its newest or its oldest
+ * entry before it calls anything, then list_remove_newest pops it or
+ * list_remove_oldest moves head past it (73 and 58 instructions a
+ * removal through list_remove_at_end, list_end_of and list_bury, which
+ * were).  Any other removal is list_remove's. */
 
 /* graph_users_remove_listed of the newest entry of l, v's list, long and
- * without an index (note [common orders]). */
-static __attribute__((noinline)) void list_pop_newest(graft_graph *g, graft_node *v,
-                                                      struct UserList *l)
+ * without an index (note [common orders]): popped, with the tombstones
+ * it uncovers. */
+static __attribute__((noinline)) void list_remove_newest(graft_graph *g, graft_node *v,
+                                                         struct UserList *l)
 {
     g->user_pool.counts.probes++;
     l->len--;
@@ -865,23 +854,15 @@ static __attribute__((noinline)) void list_pop_newest(graft_graph *g, graft_node
         list_refit(g, v, l);
 }
 
-/* graph_users_remove_listed past a pair and the newest entry: at an end
- * of a long list without an index (the most common removal there), else
- * list_remove's. */
-static __attribute__((noinline)) void list_remove_at_end(graft_graph *g, graft_node *v,
-                               const graft_node *user, int operand)
+/* The same of its oldest entry, asked second: a tombstone, head moved
+ * past it and those after it. */
+static __attribute__((noinline)) void list_remove_oldest(graft_graph *g, graft_node *v,
+                                                         struct UserList *l)
 {
-    struct UserList *l = list_of(v);
-    if (l->cap < USER_INDEX_CAP || l->index) {
-        list_remove(g, v, user, operand);
-        return;
-    }
-    uint32_t pos = list_end_of(g, l, user, operand);
-    if (pos == UINT32_MAX) {
-        list_remove(g, v, user, operand);
-        return;
-    }
-    list_bury(l, pos);
+    g->user_pool.counts.probes += 2;
+    l->at[l->head++].user = NULL;
+    while (l->head < l->len && !l->at[l->head].user)
+        l->head++;
     if (list_to_refit(v, l))
         list_refit(g, v, l);
 }
@@ -892,10 +873,17 @@ void graph_users_remove_listed(graft_graph *g, graft_node *v, const graft_node *
     struct UserList *l = list_of(v);
     int other = entry_is(&l->at[0], user, operand); /* (a pair's: note [two users]) */
     if (l->cap != PAIR_CAP || l->len != 2 || !word_holds(l->at[other].operand)) {
-        if (l->cap >= USER_INDEX_CAP && !l->index && entry_is(&l->at[l->len - 1], user, operand))
-            list_pop_newest(g, v, l); /* note [common orders] */
-        else
-            list_remove_at_end(g, v, user, operand);
+        if (l->cap >= USER_INDEX_CAP && !l->index) { /* note [common orders] */
+            if (entry_is(&l->at[l->len - 1], user, operand)) {
+                list_remove_newest(g, v, l);
+                return;
+            }
+            if (entry_is(&l->at[l->head], user, operand)) {
+                list_remove_oldest(g, v, l);
+                return;
+            }
+        }
+        list_remove(g, v, user, operand);
         return;
     }
     UserPool *p = &g->user_pool;
