@@ -2751,7 +2751,8 @@ END_TEST
 /* note [common orders] in graph.c: a value read by 100 calls loses the
  * newest 50 one by one, each a pop (one probe, no move, no list made, no
  * index), and its list keeps the 50 oldest in order; a use made again is
- * appended in place (no list made, no move). */
+ * appended in place (no list made, no move); the oldest ten then go, two
+ * probes each, the rest kept in order. */
 START_TEST(test_user_list_common_orders)
 {
     enum { N = 100 };
@@ -2780,6 +2781,16 @@ START_TEST(test_user_list_common_orders)
     user_ids(x, seen, N / 2 + 1);
     ck_assert_uint_eq(seen[N / 2 - 1], node_id(calls[N / 2 - 1]));
     ck_assert_uint_eq(seen[N / 2], node_id(calls[N - 1]));
+    for (int i = 0; i < 10; i++) /* the oldest ten: two probes each */
+        graph_set_arg(g, calls[i], 0, graph_add_param(g, "z", NULL));
+    GraphUserCounts oldest = graph_user_counts(g);
+    ck_assert_uint_eq(oldest.probes - appended.probes, 2 * 10);
+    ck_assert_uint_eq(oldest.moves, made.moves);
+    ck_assert_uint_eq(oldest.lists, made.lists);
+    user_ids(x, seen, N / 2 + 1 - 10);
+    for (int i = 10; i < N / 2; i++)
+        ck_assert_uint_eq(seen[i - 10], node_id(calls[i]));
+    ck_assert_uint_eq(seen[N / 2 - 10], node_id(calls[N - 1]));
     check_users(g);
     graph_free(g);
 }
