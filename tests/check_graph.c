@@ -2796,6 +2796,35 @@ START_TEST(test_user_list_common_orders)
 }
 END_TEST
 
+/* graph_set_arg from a value's word to an empty word (a partition's move
+ * of a region's input to its parameter): the old value left without a
+ * user, the new one's word the use, a callee's too; no list made. */
+START_TEST(test_set_arg_words)
+{
+    graft_graph *g = graph_new();
+    graft_node *a = graph_add_param(g, "a", NULL), *b = graph_add_param(g, "b", NULL);
+    graft_node *c = graph_add_call(g, "nn.relu", &a, 1, NULL, 0);
+    graft_node *q = graph_add_fn_param(g, "q", NULL), *r = graph_add_fn_param(g, "r", NULL);
+    graft_node *f = graph_add_func(g, &q, 1, q, NULL, 0);
+    graft_node *h = graph_add_func(g, &r, 1, r, NULL, 0);
+    graft_node *call = graph_add_fn_call(g, f, &c, 1);
+    GraphUserCounts before = graph_user_counts(g);
+    graph_set_arg(g, c, 0, b);
+    ck_assert_int_eq(node_nusers(a), 0);
+    ck_assert_ptr_eq(node_sole_user(b), c);
+    ck_assert_int_eq(node_user_operand(b, node_user_first(b)), 0);
+    graph_set_arg(g, call, USE_CALLEE, h);
+    ck_assert_int_eq(node_nusers(f), 0);
+    ck_assert_ptr_eq(node_sole_user(h), call);
+    ck_assert_int_eq(node_user_operand(h, node_user_first(h)), USE_CALLEE);
+    ck_assert_ptr_eq(node_callee(call), h);
+    ck_assert(!node_users_listed(b) && !node_users_listed(h));
+    ck_assert_uint_eq(graph_user_counts(g).lists, before.lists);
+    check_users(g);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -2890,6 +2919,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_users_word);
     tcase_add_test(tc, test_user_lists_linear);
     tcase_add_test(tc, test_user_list_common_orders);
+    tcase_add_test(tc, test_set_arg_words);
     suite_add_tcase(s, tc);
     tc = tcase_create("canonical types");
     tcase_add_test(tc, test_canonical_tensor_types);
