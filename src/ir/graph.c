@@ -577,18 +577,6 @@ static struct UserList *list_of(const graft_node *v)
     return (struct UserList *)(v->users - USERS_LIST_TAG);
 }
 
-/* The word of a single user at slot operand (note [users word]). */
-static inline uintptr_t user_word(const graft_node *user, int operand)
-{
-    return (uintptr_t)user | ((uintptr_t)(uint32_t)(operand + 1) << USER_OPERAND_SHIFT);
-}
-
-/* Whether the word can hold a single user at slot operand. */
-static inline bool word_holds(int operand)
-{
-    return (uint32_t)(operand + 1) < (1u << (64 - USER_OPERAND_SHIFT));
-}
-
 /* The home slot of (user, operand) in an index of mask + 1 slots (a
  * power of two): note [one cache slot]'s formula, whose top bits spread
  * the users' addresses, made at a fixed stride, evenly. */
@@ -704,8 +692,6 @@ static void list_refit(graft_graph *g, graft_node *v, struct UserList *l)
  * list_refit.  The word's second user and the removal of one of two take
  * their own few stores instead (a list of 2 from the pool's free list,
  * and the one left put back in the word). */
-
-enum { PAIR_CAP = 2, PAIR_CLASS = 1 }; /* a list of two users: 64 bytes */
 
 /* users_add past the word: v's user list made (from its word's user) or
  * grown, then user appended; and the count. */
@@ -870,27 +856,20 @@ static __attribute__((noinline)) void list_remove_oldest(graft_graph *g, graft_n
 void graph_users_remove_listed(graft_graph *g, graft_node *v, const graft_node *user,
                                int operand)
 {
-    struct UserList *l = list_of(v);
-    int other = entry_is(&l->at[0], user, operand); /* (a pair's: note [two users]) */
-    if (l->cap != PAIR_CAP || l->len != 2 || !word_holds(l->at[other].operand)) {
-        if (l->cap >= USER_INDEX_CAP && !l->index) { /* note [common orders] */
-            if (entry_is(&l->at[l->len - 1], user, operand)) {
-                list_remove_newest(g, v, l);
-                return;
-            }
-            if (entry_is(&l->at[l->head], user, operand)) {
-                list_remove_oldest(g, v, l);
-                return;
-            }
-        }
-        list_remove(g, v, user, operand);
+    if (graph_users_unpair(g, v, user, operand))
         return;
+    struct UserList *l = list_of(v);
+    if (l->cap >= USER_INDEX_CAP && !l->index) { /* note [common orders] */
+        if (entry_is(&l->at[l->len - 1], user, operand)) {
+            list_remove_newest(g, v, l);
+            return;
+        }
+        if (entry_is(&l->at[l->head], user, operand)) {
+            list_remove_oldest(g, v, l);
+            return;
+        }
     }
-    UserPool *p = &g->user_pool;
-    v->users = user_word(l->at[other].user, l->at[other].operand);
-    _Static_assert(PAIR_CAP == 2 && PAIR_CLASS == 1, "a pair is the pool's class 1");
-    *(void **)l = p->free[PAIR_CLASS]; /* (piece_give, inline: a list of two is */
-    p->free[PAIR_CLASS] = l;           /* a pair's piece, PAIR_CAP) */
+    list_remove(g, v, user, operand);
 }
 
 /* ---- builders ---- */

@@ -141,7 +141,10 @@ static inline void leave_operand(graft_graph *g, graft_node *n, int operand,
                                  graft_node *value)
 {
     if (node_users_listed(value)) {
-        graph_users_remove(g, value, n, operand);
+        value->nusers--; /* (graph_users_remove's, a pair's removal inline) */
+        if (graph_users_unpair(g, value, n, operand))
+            return;
+        graph_users_remove_listed(g, value, n, operand);
         if (value->nusers)
             return;
     } else {
