@@ -833,9 +833,10 @@ static __attribute__((noinline)) void list_remove_newest(graft_graph *g, graft_n
                                                          struct UserList *l)
 {
     g->user_pool.counts.probes++;
-    l->len--;
-    while (l->len > l->head && !l->at[l->len - 1].user)
-        l->len--;
+    uint32_t len = l->len - 1; /* (a local: the loop reads no field again) */
+    while (len > l->head && !l->at[len - 1].user)
+        len--;
+    l->len = len;
     if (list_to_refit(v, l))
         list_refit(g, v, l);
 }
@@ -846,9 +847,11 @@ static __attribute__((noinline)) void list_remove_oldest(graft_graph *g, graft_n
                                                          struct UserList *l)
 {
     g->user_pool.counts.probes += 2;
-    l->at[l->head++].user = NULL;
-    while (l->head < l->len && !l->at[l->head].user)
-        l->head++;
+    uint32_t head = l->head;
+    l->at[head++].user = NULL;
+    while (head < l->len && !l->at[head].user)
+        head++;
+    l->head = head;
     if (list_to_refit(v, l))
         list_refit(g, v, l);
 }
