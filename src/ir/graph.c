@@ -691,7 +691,8 @@ static void list_refit(graft_graph *g, graft_node *v, struct UserList *l)
  * workload's Relay rewrite, 220 instructions each through list_make and
  * list_refit.  The word's second user and the removal of one of two take
  * their own few stores instead (a list of 2 from the pool's free list,
- * and the one left put back in the word). */
+ * and the one left put back in the word: graph_users_unpair in
+ * graph_impl.h, inline in the kill of a cone, which gives most back). */
 
 /* users_add past the word: v's user list made (from its word's user) or
  * grown, then user appended; and the count. */
