@@ -2748,6 +2748,83 @@ START_TEST(test_user_lists_linear)
 }
 END_TEST
 
+/* note [common orders] in graph.c: a value read by 100 calls loses the
+ * newest 50 one by one, each a pop (one probe, no move, no list made, no
+ * index), and its list keeps the 50 oldest in order; a use made again is
+ * appended in place (no list made, no move); the oldest ten then go, two
+ * probes each, the rest kept in order. */
+START_TEST(test_user_list_common_orders)
+{
+    enum { N = 100 };
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node *calls[N];
+    uint32_t seen[N];
+    for (int i = 0; i < N; i++)
+        calls[i] = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    GraphUserCounts made = graph_user_counts(g);
+    for (int i = N; i-- > N / 2;)
+        graph_set_arg(g, calls[i], 0, graph_add_param(g, "y", NULL));
+    GraphUserCounts popped = graph_user_counts(g);
+    ck_assert_uint_eq(popped.probes - made.probes, N / 2);
+    ck_assert_uint_eq(popped.moves, made.moves);
+    ck_assert_uint_eq(popped.lists, made.lists);
+    ck_assert_uint_eq(popped.pool_bytes, made.pool_bytes);
+    ck_assert_int_eq(node_nusers(x), N / 2);
+    user_ids(x, seen, N / 2);
+    for (int i = 0; i < N / 2; i++)
+        ck_assert_uint_eq(seen[i], node_id(calls[i]));
+    graph_set_arg(g, calls[N - 1], 0, x);
+    GraphUserCounts appended = graph_user_counts(g);
+    ck_assert_uint_eq(appended.moves, made.moves);
+    ck_assert_uint_eq(appended.lists, made.lists);
+    user_ids(x, seen, N / 2 + 1);
+    ck_assert_uint_eq(seen[N / 2 - 1], node_id(calls[N / 2 - 1]));
+    ck_assert_uint_eq(seen[N / 2], node_id(calls[N - 1]));
+    for (int i = 0; i < 10; i++) /* the oldest ten: two probes each */
+        graph_set_arg(g, calls[i], 0, graph_add_param(g, "z", NULL));
+    GraphUserCounts oldest = graph_user_counts(g);
+    ck_assert_uint_eq(oldest.probes - appended.probes, 2 * 10);
+    ck_assert_uint_eq(oldest.moves, made.moves);
+    ck_assert_uint_eq(oldest.lists, made.lists);
+    user_ids(x, seen, N / 2 + 1 - 10);
+    for (int i = 10; i < N / 2; i++)
+        ck_assert_uint_eq(seen[i - 10], node_id(calls[i]));
+    ck_assert_uint_eq(seen[N / 2 - 10], node_id(calls[N - 1]));
+    check_users(g);
+    graph_free(g);
+}
+END_TEST
+
+/* graph_set_arg from a value's word to an empty word (a partition's move
+ * of a region's input to its parameter): the old value left without a
+ * user, the new one's word the use, a callee's too; no list made. */
+START_TEST(test_set_arg_words)
+{
+    graft_graph *g = graph_new();
+    graft_node *a = graph_add_param(g, "a", NULL), *b = graph_add_param(g, "b", NULL);
+    graft_node *c = graph_add_call(g, "nn.relu", &a, 1, NULL, 0);
+    graft_node *q = graph_add_fn_param(g, "q", NULL), *r = graph_add_fn_param(g, "r", NULL);
+    graft_node *f = graph_add_func(g, &q, 1, q, NULL, 0);
+    graft_node *h = graph_add_func(g, &r, 1, r, NULL, 0);
+    graft_node *call = graph_add_fn_call(g, f, &c, 1);
+    GraphUserCounts before = graph_user_counts(g);
+    graph_set_arg(g, c, 0, b);
+    ck_assert_int_eq(node_nusers(a), 0);
+    ck_assert_ptr_eq(node_sole_user(b), c);
+    ck_assert_int_eq(node_user_operand(b, node_user_first(b)), 0);
+    graph_set_arg(g, call, USE_CALLEE, h);
+    ck_assert_int_eq(node_nusers(f), 0);
+    ck_assert_ptr_eq(node_sole_user(h), call);
+    ck_assert_int_eq(node_user_operand(h, node_user_first(h)), USE_CALLEE);
+    ck_assert_ptr_eq(node_callee(call), h);
+    ck_assert(!node_users_listed(b) && !node_users_listed(h));
+    ck_assert_uint_eq(graph_user_counts(g).lists, before.lists);
+    check_users(g);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -2841,6 +2918,8 @@ static Suite *graph_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_users_word);
     tcase_add_test(tc, test_user_lists_linear);
+    tcase_add_test(tc, test_user_list_common_orders);
+    tcase_add_test(tc, test_set_arg_words);
     suite_add_tcase(s, tc);
     tc = tcase_create("canonical types");
     tcase_add_test(tc, test_canonical_tensor_types);

@@ -577,18 +577,6 @@ static struct UserList *list_of(const graft_node *v)
     return (struct UserList *)(v->users - USERS_LIST_TAG);
 }
 
-/* The word of a single user at slot operand (note [users word]). */
-static inline uintptr_t user_word(const graft_node *user, int operand)
-{
-    return (uintptr_t)user | ((uintptr_t)(uint32_t)(operand + 1) << USER_OPERAND_SHIFT);
-}
-
-/* Whether the word can hold a single user at slot operand. */
-static inline bool word_holds(int operand)
-{
-    return (uint32_t)(operand + 1) < (1u << (64 - USER_OPERAND_SHIFT));
-}
-
 /* The home slot of (user, operand) in an index of mask + 1 slots (a
  * power of two): note [one cache slot]'s formula, whose top bits spread
  * the users' addresses, made at a fixed stride, evenly. */
@@ -703,9 +691,8 @@ static void list_refit(graft_graph *g, graft_node *v, struct UserList *l)
  * workload's Relay rewrite, 220 instructions each through list_make and
  * list_refit.  The word's second user and the removal of one of two take
  * their own few stores instead (a list of 2 from the pool's free list,
- * and the one left put back in the word). */
-
-enum { PAIR_CAP = 2, PAIR_CLASS = 1 }; /* a list of two users: 64 bytes */
+ * and the one left put back in the word: graph_users_unpair in
+ * graph_impl.h, inline in the kill of a cone, which gives most back). */
 
 /* users_add past the word: v's user list made (from its word's user) or
  * grown, then user appended; and the count. */
@@ -733,15 +720,29 @@ static __attribute__((noinline)) void list_add(graft_graph *g, graft_node *v,
     v->nusers++;
 }
 
+/* pair_add past a pair: an append to a list with room and no index
+ * stored here (note [common orders]), else list_add's. */
+static __attribute__((noinline)) void list_append(graft_graph *g, graft_node *v,
+                                                  graft_node *user, int operand)
+{
+    struct UserList *l = list_of(v);
+    if (!node_users_listed(v) || l->len == l->cap || l->index) {
+        list_add(g, v, user, operand);
+        return;
+    }
+    l->at[l->len++] = (struct UserEntry){user, operand};
+    v->nusers++;
+}
+
 /* users_add of a second user to v's word (note [two users]), or
- * list_add's. */
+ * list_append's. */
 static __attribute__((noinline)) void pair_add(graft_graph *g, graft_node *v,
                                                graft_node *user, int operand)
 {
     UserPool *p = &g->user_pool;
     struct UserList *l = p->free[PAIR_CLASS];
     if (!l || !v->users || node_users_listed(v)) {
-        list_add(g, v, user, operand);
+        list_append(g, v, user, operand);
         return;
     }
     p->free[PAIR_CLASS] = *(void **)l; /* (piece_take's reuse, inline) */
@@ -770,18 +771,6 @@ static inline void users_add(graft_graph *g, graft_node *v, graft_node *user, in
 static inline bool entry_is(const struct UserEntry *e, const graft_node *user, int operand)
 {
     return e->user == user && e->operand == operand;
-}
-
-/* The position of (user, operand) in l when it is l's oldest or newest
- * live entry, else UINT32_MAX (note [user lists]). */
-static inline uint32_t list_end_of(graft_graph *g, const struct UserList *l,
-                                   const graft_node *user, int operand)
-{
-    g->user_pool.counts.probes++;
-    if (entry_is(&l->at[l->head], user, operand))
-        return l->head;
-    g->user_pool.counts.probes++;
-    return entry_is(&l->at[l->len - 1], user, operand) ? l->len - 1 : UINT32_MAX;
 }
 
 /* Tombstones the entry at pos of l, a list of USER_INDEX_CAP or more
@@ -825,19 +814,45 @@ static __attribute__((noinline)) void list_remove(graft_graph *g, graft_node *v,
         list_refit(g, v, l);
 }
 
-/* graph_users_remove_listed past a pair: at an end of a long list
- * without an index (the most common removal there), else list_remove's. */
-static void list_remove_at_end(graft_graph *g, graft_node *v,
-                               const graft_node *user, int operand)
+/* note [common orders]: a shared value's list is grown by its users in
+ * creation order and emptied by a pass in that order or the reverse: the
+ * workload's ONNX epsilon, one initializer read by the 10,000 batch
+ * norms, gains them at the import and loses them newest first to the
+ * partition, oldest first to the rewrite.  So an append to a list with
+ * room and no index is a store in list_append, not list_add's path (39
+ * instructions an append there), and graph_users_remove_listed asks
+ * whether a long list without an index loses its newest or its oldest
+ * entry before it calls anything, then list_remove_newest pops it or
+ * list_remove_oldest moves head past it (73 and 58 instructions a
+ * removal through list_remove_at_end, list_end_of and list_bury, which
+ * were).  Any other removal is list_remove's. */
+
+/* graph_users_remove_listed of the newest entry of l, v's list, long and
+ * without an index (note [common orders]): popped, with the tombstones
+ * it uncovers. */
+static __attribute__((noinline)) void list_remove_newest(graft_graph *g, graft_node *v,
+                                                         struct UserList *l)
 {
-    struct UserList *l = list_of(v);
-    uint32_t pos = l->cap >= USER_INDEX_CAP && !l->index ? list_end_of(g, l, user, operand)
-                                                          : UINT32_MAX;
-    if (pos == UINT32_MAX) {
-        list_remove(g, v, user, operand);
-        return;
-    }
-    list_bury(l, pos);
+    g->user_pool.counts.probes++;
+    uint32_t len = l->len - 1; /* (a local: the loop reads no field again) */
+    while (len > l->head && !l->at[len - 1].user)
+        len--;
+    l->len = len;
+    if (list_to_refit(v, l))
+        list_refit(g, v, l);
+}
+
+/* The same of its oldest entry, asked second: a tombstone, head moved
+ * past it and those after it. */
+static __attribute__((noinline)) void list_remove_oldest(graft_graph *g, graft_node *v,
+                                                         struct UserList *l)
+{
+    g->user_pool.counts.probes += 2;
+    uint32_t head = l->head;
+    l->at[head++].user = NULL;
+    while (head < l->len && !l->at[head].user)
+        head++;
+    l->head = head;
     if (list_to_refit(v, l))
         list_refit(g, v, l);
 }
@@ -845,17 +860,20 @@ static void list_remove_at_end(graft_graph *g, graft_node *v,
 void graph_users_remove_listed(graft_graph *g, graft_node *v, const graft_node *user,
                                int operand)
 {
-    struct UserList *l = list_of(v);
-    int other = entry_is(&l->at[0], user, operand); /* (a pair's: note [two users]) */
-    if (l->cap != PAIR_CAP || l->len != 2 || !word_holds(l->at[other].operand)) {
-        list_remove_at_end(g, v, user, operand);
+    if (graph_users_unpair(g, v, user, operand))
         return;
+    struct UserList *l = list_of(v);
+    if (l->cap >= USER_INDEX_CAP && !l->index) { /* note [common orders] */
+        if (entry_is(&l->at[l->len - 1], user, operand)) {
+            list_remove_newest(g, v, l);
+            return;
+        }
+        if (entry_is(&l->at[l->head], user, operand)) {
+            list_remove_oldest(g, v, l);
+            return;
+        }
     }
-    UserPool *p = &g->user_pool;
-    v->users = user_word(l->at[other].user, l->at[other].operand);
-    _Static_assert(PAIR_CAP == 2 && PAIR_CLASS == 1, "a pair is the pool's class 1");
-    *(void **)l = p->free[PAIR_CLASS]; /* (piece_give, inline: a list of two is */
-    p->free[PAIR_CLASS] = l;           /* a pair's piece, PAIR_CAP) */
+    list_remove(g, v, user, operand);
 }
 
 /* ---- builders ---- */
@@ -1378,16 +1396,36 @@ void graph_scope_past(graft_graph *g, const graft_node *n, const graft_node *fn)
 
 /* ---- edits ---- */
 
-void graph_set_arg(graft_graph *g, graft_node *user, int i, graft_node *value)
+/* graph_set_arg past its words (of a list, or to one): the use unlinked
+ * and linked again. */
+static __attribute__((noinline)) void relink_slot(graft_graph *g, graft_node **slot,
+                                                  graft_node *user, int i, graft_node *value)
 {
-    graft_node **slot = graph_slot_of(user, i);
-    if (*slot == value)
-        return;
-    g->swept = false; /* (note [swept graph] in graph_walk.c) */
-    g->relinked = true; /* (note [reached by users] in graph_walk.c) */
     graph_users_remove(g, *slot, user, i);
     *slot = value;
     users_add(g, value, user, i);
+}
+
+/* A partition moves each input of a region to its function's parameter
+ * (60,000 on the workload's): from a word to an empty word, stores
+ * without a call, whose registers GCC saved on every move. */
+void graph_set_arg(graft_graph *g, graft_node *user, int i, graft_node *value)
+{
+    graft_node **slot = graph_slot_of(user, i);
+    graft_node *old = *slot;
+    if (old == value)
+        return;
+    g->swept = false; /* (note [swept graph] in graph_walk.c) */
+    g->relinked = true; /* (note [reached by users] in graph_walk.c) */
+    if (node_users_listed(old) || value->users || !word_holds(i)) {
+        relink_slot(g, slot, user, i, value);
+        return;
+    }
+    old->users = 0; /* (its word held this use, its one: note [users word]) */
+    old->nusers = 0;
+    *slot = value;
+    value->users = user_word(user, i);
+    value->nusers = 1;
 }
 
 /* The output, or the body of the function enclosing old, when it is old. */
@@ -1418,7 +1456,8 @@ static void move_use(graft_graph *g, graft_node *old, graft_node *user, int oper
 
 /* graph_replace_all_uses of a list: its entries moved to to in order, but
  * to's own, kept in place; then old's list refitted to those. */
-static void move_listed_uses(graft_graph *g, graft_node *old, graft_node *to)
+static __attribute__((noinline)) void move_listed_uses(graft_graph *g, graft_node *old,
+                                                       graft_node *to)
 {
     struct UserList *l = list_of(old);
     uint32_t kept = 0;
@@ -1444,9 +1483,15 @@ void graph_replace_all_uses(graft_graph *g, graft_node *old, graft_node *new_nod
         return;
     g->swept = false; /* (note [swept graph] in graph_walk.c) */
     g->relinked = true; /* (note [reached by users] in graph_walk.c) */
-    if (node_users_listed(old))
+    if (node_users_listed(old)) {
         move_listed_uses(g, old, new_node_);
-    else if (old->users && node_user(old, 0) != new_node_)
-        move_use(g, old, node_user(old, 0), node_user_operand(old, 0), new_node_);
+    } else if (old->users && node_user(old, 0) != new_node_) { /* (move_use's, inline) */
+        graft_node *user = node_user(old, 0);
+        int operand = node_user_operand(old, 0);
+        *graph_slot_of(user, operand) = new_node_;
+        old->users = 0;
+        old->nusers = 0;
+        users_add(g, new_node_, user, operand);
+    }
     replace_body(g, old, new_node_);
 }

@@ -135,13 +135,23 @@ void graph_drop_positions(graft_graph *g)
  * it unreached).  So the pass's sweep leaves the same nodes dead as
  * before. */
 /* Drops dying n's use of value by slot operand from value's users, and
- * stacks value when that was its last use. */
+ * stacks value when that was its last use: always when its word held it,
+ * its one user (note [users word] in graph.c), so no count is tested. */
 static inline void leave_operand(graft_graph *g, graft_node *n, int operand,
                                  graft_node *value)
 {
-    graph_users_remove(g, value, n, operand);
-    if (!value->nusers)
-        vec_push(&g->cone, value);
+    if (node_users_listed(value)) {
+        value->nusers--; /* (graph_users_remove's, a pair's removal inline) */
+        if (graph_users_unpair(g, value, n, operand))
+            return;
+        graph_users_remove_listed(g, value, n, operand);
+        if (value->nusers)
+            return;
+    } else {
+        value->users = 0;
+        value->nusers = 0;
+    }
+    vec_push(&g->cone, value);
 }
 
 uint32_t graph_kill_cone(graft_graph *g, graft_node *root)

@@ -271,6 +271,36 @@ static inline graft_node **graph_slot_of(const graft_node *user, int operand)
 {
     return operand == USE_CALLEE ? node_callee_slot(user) : &node_slots(user)[operand];
 }
+/* The word of a single user at slot operand (note [users word] in
+ * graph.c). */
+static inline uintptr_t user_word(const graft_node *user, int operand)
+{
+    return (uintptr_t)user | ((uintptr_t)(uint32_t)(operand + 1) << USER_OPERAND_SHIFT);
+}
+/* Whether the word can hold a single user at slot operand. */
+static inline bool word_holds(int operand)
+{
+    return (uint32_t)(operand + 1) < (1u << (64 - USER_OPERAND_SHIFT));
+}
+enum { PAIR_CAP = 2, PAIR_CLASS = 1 }; /* a list of two users: 64 bytes */
+_Static_assert(PAIR_CAP == 2 && PAIR_CLASS == 1, "a pair is the pool's class 1");
+/* Removes (user, operand) from v's list when it is a pair whose other
+ * user the word can hold (note [two users] in graph.c): that one put back
+ * in the word, the pair's piece given back to the pool (piece_give's,
+ * inline); false, nothing done, for any other list.  Inline in the kill
+ * of a cone, which gives back a rewrite's pairs. */
+static inline bool graph_users_unpair(graft_graph *g, graft_node *v, const graft_node *user,
+                                      int operand)
+{
+    struct UserList *l = (struct UserList *)(v->users - USERS_LIST_TAG);
+    int other = l->at[0].user == user && l->at[0].operand == operand;
+    if (l->cap != PAIR_CAP || l->len != 2 || !word_holds(l->at[other].operand))
+        return false;
+    v->users = user_word(l->at[other].user, l->at[other].operand);
+    *(void **)l = g->user_pool.free[PAIR_CLASS];
+    g->user_pool.free[PAIR_CLASS] = l;
+    return true;
+}
 /* graph_users_remove of a listed value (graph.c): from a list of two,
  * the other put back in the word (note [two users] there), else from its
  * list (note [user lists]). */

@@ -188,7 +188,7 @@ static bool reached_by_users(const graft_graph *g, uint8_t *reached)
         const graft_node *n = g->nodes[id];
         if (n->dead)
             continue;
-        if (n->nusers || n == g->output) {
+        if (n->users || n == g->output) { /* (a word of 0: no user, note [users word]) */
             reached[id] = 1;
             if (n->kind != NODE_FUNC)
                 continue;
@@ -473,7 +473,7 @@ uint32_t graph_clean_reached_count(const graft_graph *g)
 {
     uint32_t unused = 0;
     for (int i = 0; i < g->nparams; i++)
-        unused += !g->params[i]->nusers && g->params[i] != g->output;
+        unused += !g->params[i]->users && g->params[i] != g->output; /* (as reached_by_users) */
     return g->nnodes - g->ndead - unused;
 }
 

@@ -241,8 +241,13 @@ static void set_forward(graft_engine *e, const graft_node *from, const graft_nod
  * body root is reads it too, through no use record. */
 static void mark_users(graft_engine *e, const graft_node *root)
 {
-    for (int k = node_user_first(root); k < node_user_end(root); k = node_user_next(root, k))
-        engine_mark_dirty(e, node_id(node_user(root, k)));
+    const graft_node *sole = node_sole_user(root); /* (most roots: the loop's tests once) */
+    if (sole)
+        engine_mark_dirty(e, node_id(sole));
+    else
+        for (int k = node_user_first(root); k < node_user_end(root);
+             k = node_user_next(root, k))
+            engine_mark_dirty(e, node_id(node_user(root, k)));
     const graft_node *fn = node_scope(e->g, root);
     if (fn && node_kind(fn) == NODE_FUNC && node_body(fn) == root)
         engine_mark_dirty(e, node_id(fn));
@@ -455,6 +460,9 @@ static Retire retire_start(const graft_engine *e)
 /* Whether a group of this pass claimed a node that uses n. */
 static bool read_by_group(const Grouper *gp, const graft_node *n)
 {
+    const graft_node *sole = node_sole_user(n); /* (as mark_users) */
+    if (sole)
+        return grouper_claimed(gp, sole);
     for (int k = node_user_first(n); k < node_user_end(n); k = node_user_next(n, k))
         if (grouper_claimed(gp, node_user(n, k)))
             return true;
