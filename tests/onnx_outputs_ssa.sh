@@ -24,6 +24,7 @@ for rules in rules swap to_input; do
 done
 checked "$src/tests/golden/splice_counts/sum_rest_onnx.graft" \
     "$src/tests/golden/splice_counts/two.onnxtxt"
+checked "$dir/multiroot.graft" "$dir/two_relus.onnxtxt"
 
-echo "onnx_outputs_ssa: 4 rewritten models checked, $failures failures"
+echo "onnx_outputs_ssa: 5 rewritten models checked, $failures failures"
 [ "$failures" -eq 0 ]

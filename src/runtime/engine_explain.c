@@ -463,9 +463,13 @@ static void explain_spliced_count(Explainer *x, const graft_expr *call)
 
 /* When the action would make a tuple where the model's result keeps its
  * shape, or holds tensors only (note [fixed outputs] in
- * src/ir/graph_module.c), says so; false when it fits. */
+ * src/ir/graph_module.c), says so; false when it fits.  A rule of several
+ * roots makes no tuple node: its tuple gives each root its value (note
+ * [root values] in rewrite_build.c). */
 static bool explain_unfitting(Explainer *x, const graft_rule *rule, const graft_node *root)
 {
+    if (rule->nroots)
+        return false;
     const graft_graph *g = x->e->g;
     int fields = rewrite_result_fields(rule->action, matcher_bindings(x->e->m));
     if (graph_replacement_shape_fits(g, root, fields))
