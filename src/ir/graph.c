@@ -598,6 +598,12 @@ static void index_put(graft_graph *g, struct UserList *l, uint32_t pos)
     l->index[i] = pos + 1;
 }
 
+/* Whether e is (user, operand). */
+static inline bool entry_is(const struct UserEntry *e, const graft_node *user, int operand)
+{
+    return e->user == user && e->operand == operand;
+}
+
 /* Removes (user, operand) from l's index and returns its position. */
 static uint32_t index_take(graft_graph *g, struct UserList *l, const graft_node *user,
                            int operand)
@@ -607,7 +613,7 @@ static uint32_t index_take(graft_graph *g, struct UserList *l, const graft_node 
     for (;; i = (i + 1) & mask) {
         g->user_pool.counts.probes++;
         const struct UserEntry *e = &l->at[l->index[i] - 1]; /* (it is there) */
-        if (e->user == user && e->operand == operand)
+        if (entry_is(e, user, operand))
             break;
     }
     uint32_t pos = l->index[i] - 1;
@@ -767,12 +773,6 @@ static inline void users_add(graft_graph *g, graft_node *v, graft_node *user, in
     }
 }
 
-/* Whether e is (user, operand). */
-static inline bool entry_is(const struct UserEntry *e, const graft_node *user, int operand)
-{
-    return e->user == user && e->operand == operand;
-}
-
 /* Tombstones the entry at pos of l, a list of USER_INDEX_CAP or more
  * entries; head moves past the tombstones it reaches, and len back. */
 static inline void list_bury(struct UserList *l, uint32_t pos)
@@ -802,7 +802,7 @@ static __attribute__((noinline)) void list_remove(graft_graph *g, graft_node *v,
         list_bury(l, index_take(g, l, user, operand));
     } else {
         uint32_t pos = 0;
-        while (l->at[pos].user != user || l->at[pos].operand != operand)
+        while (!entry_is(&l->at[pos], user, operand))
             pos++;
         g->user_pool.counts.probes += pos + 1;
         g->user_pool.counts.moves += l->len - pos - 1;
