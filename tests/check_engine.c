@@ -947,7 +947,7 @@ END_TEST
 /* ---- where an action's values may lack, asked per group ---- */
 
 /* The places of each rule's action (note [places that may lack a value]
- * in src/runtime/rewrite_build.c): per rule, its attributes' names and
+ * in src/runtime/rewrite_build_known.c): per rule, its attributes' names and
  * "..." for a splice, in order, rules separated by ';'. */
 static void assert_action_places(const char *rules, const char *want)
 {
@@ -1026,7 +1026,7 @@ END_TEST
 START_TEST(literal_values_copied_once)
 {
     /* both rewrites' alpha is the one copy of the rule's 0.5 in the
-       graph (note [names interned once] in src/runtime/rewrite_build.c) */
+       graph (note [names interned once] in src/runtime/rewrite_build_attr.c) */
     Run r;
     run_rewrite(&r, "r := exp(x) => nn.leaky_relu(x, alpha=0.5)\n",
                 "def @main(%a, %b) {\n  %0 = exp(%a);\n  %1 = exp(%b);\n  (%0, %1)\n}\n");
@@ -1241,7 +1241,7 @@ START_TEST(canonical_attributes_remembered)
 {
     /* the second rewrite takes the first's canonical order (the same
        shared value: note [canonical attributes once] in
-       src/runtime/rewrite_build.c), axis=-1 the default left out; the
+       src/runtime/rewrite_build_call.c), axis=-1 the default left out; the
        third's value is another, put in order afresh, and the fourth's
        is the first's value again */
     Run r;
@@ -1292,7 +1292,7 @@ START_TEST(tensor_constant_bytes_read_once)
 {
     /* three one-element tensor constants: two of one type and bytes
        give one number, kept from the first (note [constant bytes read
-       once] in src/runtime/rewrite_build.c), the third, of other bytes,
+       once] in src/runtime/rewrite_build_attr.c), the third, of other bytes,
        its own; a two-element one has none */
     Run r;
     run_open(&r, "leaky := x + c:const => nn.leaky_relu(x, alpha=c)\n",
@@ -1483,7 +1483,7 @@ START_TEST(positions_named_only_by_traces_and_refusals)
 }
 END_TEST
 
-/* note [attribute operands spelled once] (src/runtime/rewrite_build.c):
+/* note [attribute operands spelled once] (src/runtime/rewrite_build_operand.c):
  * a bound attribute value given as an operand takes the last one's
  * spelling when its value and the operands' dtype are the same, and is
  * spelled anew for another value or dtype (0.5f, then 0.5f16). */
@@ -1518,7 +1518,7 @@ START_TEST(attribute_operands_spelled_once)
 }
 END_TEST
 
-/* note [rebuilt calls keep their types] (src/runtime/rewrite_build.c):
+/* note [rebuilt calls keep their types] (src/runtime/rewrite_build_types.c):
  * a call rebuilt with every attribute of a bound call of its op (**c),
  * on operands of c's operands' types, takes the type the model gave c
  * (here an annotation no relation would make, to tell the two apart);
@@ -1546,7 +1546,7 @@ START_TEST(rebuilt_calls_keep_their_types)
 }
 END_TEST
 
-/* note [types by action node] (src/runtime/rewrite_build.c): an action
+/* note [types by action node] (src/runtime/rewrite_build_types.c): an action
  * node's calls on operands of the types of one of its last two typed
  * take that one's type; others (three shapes in turn) are typed anew. */
 START_TEST(types_by_action_node)
@@ -1578,7 +1578,7 @@ START_TEST(types_by_action_node)
 END_TEST
 
 /* A rewrite of an untyped model leaves what it makes untyped, told
- * without the memo (stays_untyped in src/runtime/rewrite_build.c); the
+ * without the memo (stays_untyped in src/runtime/rewrite_build_types.c); the
  * same action on a typed operand types every node it makes. */
 START_TEST(untyped_operands_stay_untyped)
 {
@@ -1631,7 +1631,7 @@ START_TEST(forwarding_map_reads_every_replaced_root)
 END_TEST
 
 /* An attribute computed by a unary minus of a bound constant's value
- * (float_value in src/runtime/rewrite_build.c, an arithmetic of one
+ * (float_value in src/runtime/rewrite_build_attr.c, an arithmetic of one
  * operand): an integer for an int32 constant, a float for a float32 one. */
 START_TEST(negated_value_keeps_its_kind)
 {
@@ -1649,7 +1649,7 @@ END_TEST
 /* A call action with a spliced operand list makes a call only of a count
  * its op takes (note [spliced operand counts] in
  * src/compiler/check_action.c): add(%a, %b) is made and typed by its
- * count (note [types by action node] in src/runtime/rewrite_build.c),
+ * count (note [types by action node] in src/runtime/rewrite_build_types.c),
  * (3, 2); the site that would make add(%a) of one operand is refused as
  * a guard refuses, once each of the two rounds, and left as it was. */
 START_TEST(spliced_calls_typed_by_their_count)

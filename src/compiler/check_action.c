@@ -400,7 +400,7 @@ static bool check_operand(CheckCtx *c, AstNode *n, bool *spliced)
  * every splice fixes (t[1:3]...) that the op does not take.  A call some
  * counts fit is kept, and the rewrite refuses a match whose count does
  * not fit as a guard would (rewrite_first_unknown in
- * src/runtime/rewrite_build.c), so no ill-formed call is ever made: the
+ * src/runtime/rewrite_build_known.c), so no ill-formed call is ever made: the
  * lowering keeps the op's counts in the call (GRAFT_EXPR_CALL's i and
  * cmp in graft_rules.h). */
 

@@ -130,7 +130,7 @@ static bool attr_operand(const graft_expr *x)
 /* Writes the statements making the operands of x; their node
  * expressions go to args, comma separated.  When some are bound
  * attribute values, the operands go to an array "opsT" first, and those
- * are made from the others (as rewrite_build.c does); args is then
+ * are made from the others (as rewrite_build_operand.c does); args is then
  * "opsT". */
 static void build_operands(BuildCtx *c, const graft_expr *x, StrBuf *args)
 {

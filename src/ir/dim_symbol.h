@@ -43,7 +43,7 @@ typedef enum DimSymbolReading {
  *   (note [symbolic dims]), so there it meets numbers and "?" only.
  * - DIM_SYMBOL_ANY_SIZE: a symbol may be any size, so only two numbers
  *   can contradict, as ONNX's checker compares a declared type with an
- *   inferred one (types_agree in src/onnx/onnx_import.c): dim_param "N"
+ *   inferred one (types_agree in src/onnx/onnx_import_types.c): dim_param "N"
  *   and "M" may name one size, and "N" may be 3. */
 static inline bool dims_may_be_equal(int64_t a, int64_t b, DimSymbolReading reading)
 {

@@ -254,7 +254,7 @@ const char *graph_intern(graft_graph *g, const char *s)
  * them on every rewrite: 3 hashes of a batch norm's 1,875 instructions, a
  * compiled build dearer than the interpreter's, which remembers the
  * graph's copy of each rule-set name (note [names interned once] in
- * rewrite_build.c).  graph_intern_fixed remembers it by the literal's
+ * rewrite_build_attr.c).  graph_intern_fixed remembers it by the literal's
  * address for the graph's life.  That is sound only for a string whose
  * bytes cannot change while the graph lives, which is what its callers
  * promise: a literal of the compiled rule set, or a name the graph

@@ -407,7 +407,7 @@ graft_node *graph_add_call_interned(graft_graph *g, const char *op, graft_node *
 /* graph_add_call_interned with attrs as they are, not copied: an array
  * of g's own (in its arena, names interned) that nothing changes, which
  * calls made alike share (a rewrite's new calls: note [canonical
- * attributes once] in src/runtime/rewrite_build.c), as
+ * attributes once] in src/runtime/rewrite_build_call.c), as
  * graph_add_func_sharing's functions do. */
 graft_node *graph_add_call_sharing(graft_graph *g, const char *op, graft_node *const *args,
                                    int nargs, const graft_attr *attrs, int nattrs);

@@ -200,7 +200,7 @@ static int check_ops(const OnnxModel *m, const graft_rule_set *rs, graft_diag *d
     }
     uint32_t count = graph_node_count(m->g);
     /* (past the graph inputs' parameters, the import's first nodes: note
-     * [leaves skipped] in onnx_import.c) */
+     * [leaves skipped] in onnx_import_types.c) */
     for (uint32_t id = (uint32_t)graph_nparams(m->g); id < count; id++) {
         const graft_node *n = graph_node(m->g, id);
         if (node_kind(n) != NODE_CALL || !node_op(n))

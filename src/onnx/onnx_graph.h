@@ -215,7 +215,7 @@ static inline size_t onnx_plain_slot(const char *op, const graft_type *const t[2
 
 /* onnx_type_of of call n, which the caller knows is of the default
  * domain (graph_node_domain NULL) and of one result, not read by element
- * (the import's calls: note [calls typed as made] in onnx_import.c),
+ * (the import's calls: note [calls typed as made] in onnx_import_types.c),
  * answered from plain when it holds the memo's answer for n's op and
  * operand types (note [plain calls] in onnx_types.c); inline, the memo
  * behind a call. */

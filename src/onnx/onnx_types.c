@@ -153,7 +153,7 @@ const graft_type *onnx_type_of(graft_graph *g, const graft_node *n, StrBuf *why)
  * types are the ones it gives; a call of another shape goes to the memo.
  * The cache is the memo's, one a graph (onnx_plain_types): onnx_type_of
  * asks it for a call of one result, and the import holds it (note [made
- * calls' types] in onnx_import.c); the lookup is inline
+ * calls' types] in onnx_import_types.c); the lookup is inline
  * (onnx_type_of_plain in onnx_graph.h), the memo behind a call.  Each of
  * the key's words is mixed on its own (hash_word from 0
  * for the op): the op's address xor-ed raw with its first operand's put

@@ -1,7 +1,7 @@
 /* emit_c_rt.c - what compiled guards and actions call (graft_rules.h).
  *
  * Each mirrors one case of the interpreter: guard values of
- * match_guard.c, attribute values of rewrite_build.c.  The differential
+ * match_guard.c, attribute values of rewrite_build_attr.c.  The differential
  * tests (tests/emit/) hold the two to byte-identical results.
  */
 #include "graft_rules.h"

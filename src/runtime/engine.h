@@ -128,7 +128,7 @@ const Automaton *engine_automaton(const graft_engine *e);
  * refusals): the only reads of the graph's positions by its passes. */
 bool engine_names_positions(const graft_engine *e);
 
-/* ---- spliced calls (rewrite_build.c, note [spliced operand counts] in
+/* ---- spliced calls (rewrite_build_*.c, note [spliced operand counts] in
  * src/compiler/check_action.c) ---- */
 
 /* The fields splice x takes of a tuple of nfields (-1: no tuple), or -1

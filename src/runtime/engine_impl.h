@@ -1,5 +1,5 @@
 /* engine_impl.h - the driver's private state, shared by engine.c,
- * rewrite.c, rewrite_build.c and partition.c. */
+ * rewrite.c, rewrite_build*.c and partition.c. */
 #ifndef GRAFT_ENGINE_IMPL_H
 #define GRAFT_ENGINE_IMPL_H
 
@@ -25,7 +25,7 @@ void action_types_free(ActionTypes *at);
 const graft_type *action_type(ActionTypes *at, graft_graph *g, const graft_node *n, StrBuf *why);
 
 /* The bytes of a tensor constant the engine keeps to know its number
- * again (note [constant bytes read once] in rewrite_build.c): one
+ * again (note [constant bytes read once] in rewrite_build_attr.c): one
  * element of any dtype. */
 enum { CONST_BYTES = 16 };
 
@@ -58,7 +58,7 @@ struct graft_engine {
                               types] in rewrite_types.c), made with the
                               first */
     KeyMap interned;       /* rule-set name -> its copy in g (note [names
-                              interned once] in rewrite_build.c) */
+                              interned once] in rewrite_build_attr.c) */
     bool *check_computable; /* per rule: its action may lack a computed
                                value (rewrite_always_computable fails) */
     bool *check_fold_ready; /* per rule: its action folds (rewrite_has_fold),
@@ -68,7 +68,7 @@ struct graft_engine {
     struct ActionCalls *calls; /* per call action node, its op and names
                               and its attributes in canonical order (note
                               [canonical attributes once] in
-                              rewrite_build.c), made with the first */
+                              rewrite_build_call.c), made with the first */
     VEC(FoldMade) folds;   /* the folds of the action being built */
     bool fold_failed;      /* one of them has no value: no rewrite */
     struct EvalMeta *meta; /* Relay: the #[metadata] section's values,
@@ -95,7 +95,7 @@ struct graft_engine {
     const char *made_dtype; /* its constant's dtype (interned), or NULL */
     const graft_type *bytes_type; /* the last tensor constant whose number
                               was read: its type, or NULL (note [constant
-                              bytes read once] in rewrite_build.c) */
+                              bytes read once] in rewrite_build_attr.c) */
     size_t bytes_len;      /* its bytes' count */
     unsigned char bytes[CONST_BYTES]; /* its bytes */
     bool bytes_has_number; /* whether it has a number */
@@ -220,13 +220,142 @@ graft_node *rewrite_fold(graft_engine *e, const graft_expr *x, graft_node *built
  * module's section (fold_meta_commit); frees what the folds read. */
 void rewrite_fold_end(graft_engine *e);
 
+/* ---- rewrite_build*.c: building an action (rewrite_build.c) */
+
+/* Operands an action's node takes without a heap buffer. */
+enum { FEW_KIDS = 8 };
+
+/* A call action node's entry: what its calls' build reads of it alone,
+ * and its last attributes in canonical order (note [canonical attributes
+ * once] in rewrite_build_call.c). */
+typedef struct ActionCall {
+    const char *op;          /* the op, the graph's copy */
+    const char **names;      /* per attribute written, its name's copy
+                                (NULL for a copy of a node's) */
+    const graft_attr_value **literals; /* per attribute, its literal
+                                value's copy, or NULL */
+    bool plain;              /* rewrite_plain_kids(x) */
+    int nin, nout, cap;      /* cap: room in in */
+    graft_attr *in;          /* the nin given */
+    const graft_attr *out;   /* the nout in canonical order, in the
+                                graph's arena */
+    struct LastTyped *last;  /* the last two calls typed, the last
+                                first, or NULL (note [types by action
+                                node]) */
+    bool untyped;            /* its last call listed stayed untyped: its
+                                calls are no longer listed */
+} ActionCall;
+
+/* The last constant made of a bound attribute value given as an operand
+ * (note [attribute operands spelled once] in rewrite_build_operand.c). */
+typedef struct OperandConst {
+    graft_attr_kind kind;    /* the value's kind, f and i */
+    double f;
+    int64_t i;
+    const char *dtype;       /* the other operands' dtype, or NULL */
+    const char *text;        /* the constant's spelling (NULL before the
+                                first), dtype and value, as made (the
+                                node itself may be released since) */
+    const char *made_dtype;
+    double value;
+} OperandConst;
+
+/* A call the build under way made: its action node's entry, and the
+ * bound call whose attributes it has when they are all one's of its op
+ * (note [rebuilt calls keep their types] in rewrite_build_types.c), else
+ * NULL. */
+typedef struct MadeCall {
+    const graft_node *made, *from;
+    ActionCall *c;
+} MadeCall;
+
+/* The engine's entries of call action nodes (graft_engine.calls). */
+struct ActionCalls {
+    KeyMap by_action;     /* an action node -> its entry in calls, +1 */
+    VEC(ActionCall *) calls;
+    OperandConst operand; /* note [attribute operands spelled once] */
+    VEC(MadeCall) made;   /* the build under way's, in id order */
+    bool relay;           /* the graph is Relay's: calls are listed */
+    bool untyped_made;    /* a build made a node that stayed untyped:
+                             stays_untyped is asked from then on (a typed
+                             model's builds never pay for it) */
+};
+
+/* The engine's entries of call action nodes, made the first time. */
+static inline struct ActionCalls *rewrite_action_calls(graft_engine *e)
+{
+    if (!e->calls) {
+        e->calls = xcalloc(1, sizeof *e->calls);
+        e->calls->relay = graph_ir(e->g) == IR_RELAY;
+    }
+    return e->calls;
+}
+
+/* An operand that is a bound attribute value (note [attribute operands]
+ * in graft_rules.h). */
+static inline bool rewrite_attr_operand(const graft_expr *x)
+{
+    return x->kind == GRAFT_EXPR_SLOT && x->i == 1;
+}
+
+/* Whether every operand of x is one node, built where it stands: no
+ * splice, no bound attribute value. */
+static inline bool rewrite_plain_kids(const graft_expr *x)
+{
+    for (int i = 0; i < x->nkids; i++)
+        if (x->kids[i]->kind == GRAFT_EXPR_SPLICE || rewrite_attr_operand(x->kids[i]))
+            return false;
+    return true;
+}
+
+/* rewrite_build.c: the node action expression x stands for on b: a
+ * bound node, or a new one. */
+graft_node *rewrite_build_node(graft_engine *e, const graft_expr *x, const graft_binding *b);
+/* rewrite_build_call.c: a new call of call action node x's op on b. */
+graft_node *rewrite_build_call(graft_engine *e, const graft_expr *x, const graft_binding *b);
+
+/* rewrite_build_operand.c: x's operands built (into few when they fit),
+ * plain ones (rewrite_plain_kids) built, and a splice's range of fields
+ * on b. */
+graft_node **rewrite_build_kids(graft_engine *e, const graft_expr *x, const graft_binding *b,
+                                int *n, graft_node **few);
+graft_node **rewrite_build_plain_kids(graft_engine *e, const graft_expr *x,
+                                      const graft_binding *b, int *n, graft_node **few);
+bool rewrite_splice_range(const graft_expr *x, const graft_binding *b, int *from, int *end);
+
+/* rewrite_build_attr.c: the value of name=EXPR in a new op call, or NULL
+ * when the expression has none (an attribute absent without default:
+ * then left out). */
+const graft_attr_value *rewrite_attr_value(graft_engine *e, const graft_expr *x,
+                                           const graft_binding *b);
+/* Whether x computes a number on b. */
+bool rewrite_number_known(const graft_expr *x, const graft_binding *b);
+/* x's type, for shape(x), when it is a tensor type with every dim known. */
+const graft_type *rewrite_shape_known(const graft_expr *x, const graft_binding *b);
+/* Whether x is a literal item of a list (its value its own). */
+bool rewrite_is_literal(const graft_expr *x);
+/* Whether constant n has a number, into *v (note [constant read once] in
+ * rewrite_build.c). */
+bool rewrite_const_number(graft_engine *e, const graft_node *n, double *v);
+/* The graph's copies of rule-set name s, literal attribute value v and
+ * x's attribute declarations, made once (note [names interned once] in
+ * rewrite_build_attr.c). */
+const char *rewrite_intern_once(graft_engine *e, const char *s);
+const graft_attr_value *rewrite_literal_once(graft_engine *e, const graft_attr_value *v);
+const graft_attr_decl *rewrite_interned_decls(graft_engine *e, const graft_expr *x);
+
+/* rewrite_build_types.c: the types of the nodes one action made (ids
+ * from first on). */
+void rewrite_infer_new(graft_engine *e, uint32_t first);
+
 /* rewrite_build.c: the values of rule r of several roots for bindings b,
  * by[j] replacing roots[j] (note [root values]); false, nothing built,
  * when a compiled action refuses the bindings (graft_attr_slot_known). */
 bool rewrite_build_roots(graft_engine *e, const graft_rule *r, const graft_binding *b,
                          graft_node *const *roots, graft_node **by);
-/* rewrite_build.c: frees the engine's entries of call action nodes
- * (note [canonical attributes once]); NULL is none. */
+/* rewrite_build_call.c: frees the engine's entries of call action nodes
+ * (note [canonical attributes once] in rewrite_build_call.c); NULL is
+ * none. */
 void rewrite_calls_free(struct ActionCalls *ac);
 /* rewrite_build.c: builds the action of rule r for bindings b, replacing
  * root; new nodes are labelled. */
@@ -240,9 +369,9 @@ void rewrite_share(graft_graph *g, uint32_t first, graft_node **by, int nby);
  * rewrite_share would make one; false when they are all of distinct
  * kinds and ops (note [actions of distinct nodes]). */
 bool rewrite_may_share(const graft_expr *action);
-/* Whether every computed attribute of action x has a value for b (note
- * [computed attributes] in rewrite_build.c); b NULL asks
- * rewrite_always_computable's question. */
+/* rewrite_build_known.c: whether every computed attribute of action x
+ * has a value for b (note [computed attributes] in rewrite_build.c); b
+ * NULL asks rewrite_always_computable's question. */
 bool rewrite_computable(const graft_expr *x, const graft_binding *b);
 /* What an action's place names besides an attribute (ActionPlace.attr,
  * rewrite_first_unknown's *attr): a splice, or a spliced call's operand
@@ -261,7 +390,7 @@ int rewrite_result_fields(const graft_expr *x, const graft_binding *b);
  * take (*attr PLACE_COUNT); NULL when there is none. */
 const graft_expr *rewrite_first_unknown(const graft_expr *x, const graft_binding *b, int *attr);
 /* A place of an action where a value may lack (note [places that may
- * lack a value] in rewrite_build.c): attribute attr of call x, splice x
+ * lack a value] in rewrite_build_known.c): attribute attr of call x, splice x
  * (attr PLACE_SPLICE), or spliced call x's operand count (PLACE_COUNT). */
 typedef struct ActionPlace {
     const graft_expr *x;

@@ -84,7 +84,7 @@ const char *pattern_const_text(double value, const char *dtype, StrBuf *out);
 int pattern_attrs_canonical(graft_attr *attrs, int n, const graft_attr_decl *decls, int ndecls);
 /* The same when the names of attrs and decls are interned in one table
  * (a graph's): names compared by pointer (note [names interned once] in
- * rewrite_build.c). */
+ * rewrite_build_attr.c). */
 int pattern_attrs_canonical_interned(graft_attr *attrs, int n, const graft_attr_decl *decls,
                                      int ndecls);
 

@@ -206,7 +206,7 @@ static bool walk_view(Walk *w, SubgraphView *v)
 bool subgraph_walk(OnnxModel *top, const graft_rule_set *rs, const char *file,
                    SubgraphVisitor *vis, graft_diag *d)
 {
-    if (!top->subgraphs) /* (note [subgraphs noted] in src/onnx/onnx_import.c) */
+    if (!top->subgraphs) /* (note [subgraphs noted] in src/onnx/onnx_import_node.c) */
         return vis->ok = true;
     Walk w = {.top = top, .rs = rs, .d = d, .vis = vis};
     take_graph_names(&w, top->proto->graph);
@@ -222,7 +222,7 @@ bool subgraph_walk(OnnxModel *top, const graft_rule_set *rs, const char *file,
 
 bool subgraph_any(const OnnxModel *top)
 {
-    if (!top->subgraphs) /* (note [subgraphs noted] in src/onnx/onnx_import.c) */
+    if (!top->subgraphs) /* (note [subgraphs noted] in src/onnx/onnx_import_node.c) */
         return false;
     for (uint32_t id = 0; id < top->norigin; id++) {
         const Onnx__NodeProto *np = top->origin[id];

@@ -311,7 +311,7 @@ bool verify_attr_candidate(const char *name, const Tensor *t, int k, StrBuf *out
  * fewer in the earlier tuple, at most VERIFY_MAX_MORE more in each of the
  * first VERIFY_MAX_CAPTURES tuples.  The counts are the ones the lowering
  * keeps in the call, asked through the rewrite's own questions
- * (rewrite_splice_fields, rewrite_count_taken in rewrite_build.c), so
+ * (rewrite_splice_fields, rewrite_count_taken in rewrite_build_*.c), so
  * verify and run cannot disagree on them.  When no count fits (graft
  * check refuses most such rules) none is added and the rule stays
  * unchecked.  A field added is a parameter shaped as the field before it
