@@ -10,6 +10,7 @@
 #include "onnx_decode_fast.h"
 #include "onnx_graph.h"
 
+/* One import: the model it makes and what it keeps while it makes it. */
 typedef struct Importer {
     OnnxModel *m;
     graft_graph *g;

@@ -164,6 +164,18 @@ static void note_subgraphs(Importer *im, const Onnx__NodeProto *np)
             im->m->subgraphs = true;
 }
 
+/* np's attributes as its call's, in the graph's arena (note [onnx
+ * attributes] in onnx_import.c); NULL for none. */
+static graft_attr *node_attrs(Importer *im, const Onnx__NodeProto *np)
+{
+    graft_attr *attrs = np->n_attribute ? arena_array(graph_arena(im->g), np->n_attribute,
+                                                      sizeof *attrs) : NULL;
+    for (size_t i = 0; i < np->n_attribute; i++)
+        attrs[i] = (graft_attr){graph_intern(im->g, np->attribute[i]->name),
+                                import_attr_value(im, np->attribute[i])};
+    return attrs;
+}
+
 static __attribute__((noinline)) void import_general_node(Importer *im, Onnx__NodeProto *np)
 {
     note_op(im, np); /* (again, for a plain node whose operand is not made: no matter) */
@@ -189,11 +201,7 @@ static __attribute__((noinline)) void import_general_node(Importer *im, Onnx__No
             free(args);
         return;
     }
-    graft_attr *attrs = np->n_attribute ? arena_array(graph_arena(im->g), np->n_attribute,
-                                                      sizeof *attrs) : NULL;
-    for (size_t i = 0; i < np->n_attribute; i++)
-        attrs[i] = (graft_attr){graph_intern(im->g, np->attribute[i]->name),
-                                import_attr_value(im, np->attribute[i])};
+    graft_attr *attrs = node_attrs(im, np);
     graft_node *call = graph_add_call_interned(im->g, np->op_type, args, nargs, attrs,
                                                (int)np->n_attribute);
     if (args != few)

@@ -46,7 +46,8 @@ static const char *elem_dtype(int32_t elem)
     return info ? info->name : NULL;
 }
 
-/* (note [import types] in onnx_import.c) */
+/* The types of the values a model declares: note [import types] in
+ * onnx_import.c. */
 
 /* A dim of a ValueInfoProto: its number, the graph's symbol of its
  * parameter ("N": note [symbolic dims] in src/ir/dim_symbol.c), or "?"
@@ -166,16 +167,20 @@ const void *import_tensor_bytes(Importer *im, const Onnx__TensorProto *t, const 
     return bytes;
 }
 
-/* Graph inputs become parameters; initializers that are not inputs
- * tensor constants. */
-void import_leaves(Importer *im, const Onnx__GraphProto *gp)
+/* The graph inputs as parameters. */
+static void import_inputs(Importer *im, const Onnx__GraphProto *gp)
 {
     for (size_t i = 0; i < gp->n_input; i++) {
         const Onnx__ValueInfoProto *in = gp->input[i];
         graft_node *p = graph_add_param_interned(im->g, in->name, value_type(im, in->type));
         set_value(im, in->name, p);
     }
-    im->after_inputs = graph_node_count(im->g);
+}
+
+/* The initializers that are not inputs as tensor constants (an input's
+ * is its default value). */
+static void import_initializers(Importer *im, const Onnx__GraphProto *gp)
+{
     for (size_t i = 0; i < gp->n_initializer && im->ok; i++) {
         const Onnx__TensorProto *t = gp->initializer[i];
         const graft_node *old = value_of(im, t->name);
@@ -192,7 +197,13 @@ void import_leaves(Importer *im, const Onnx__GraphProto *gp)
         graph_set_type(im->g, c, type);
         set_value(im, node_const_text(c), c);
     }
-    for (size_t i = 0; i < gp->n_sparse_initializer; i++) { /* values unknown to graft */
+}
+
+/* The sparse initializers as tensor constants whose values graft does not
+ * know. */
+static void import_sparse_initializers(Importer *im, const Onnx__GraphProto *gp)
+{
+    for (size_t i = 0; i < gp->n_sparse_initializer; i++) {
         const Onnx__SparseTensorProto *sp = gp->sparse_initializer[i];
         const char *name = sp->values && sp->values->name ? sp->values->name : "";
         const char *dtype = sp->values ? elem_dtype(sp->values->data_type) : NULL;
@@ -203,6 +214,16 @@ void import_leaves(Importer *im, const Onnx__GraphProto *gp)
         graph_set_type(im->g, c, type);
         set_value(im, graph_intern(im->g, name), c);
     }
+}
+
+/* Graph inputs become parameters; initializers that are not inputs
+ * tensor constants. */
+void import_leaves(Importer *im, const Onnx__GraphProto *gp)
+{
+    import_inputs(im, gp);
+    im->after_inputs = graph_node_count(im->g);
+    import_initializers(im, gp);
+    import_sparse_initializers(im, gp);
     im->after_leaves = graph_node_count(im->g);
 }
 

@@ -28,8 +28,9 @@
  * of the action node alone, found by its one lookup: the graph's copies
  * of its op, attribute names and literal values (note [names interned
  * once]; a lookup each, 120 instructions a batch norm), and whether its
- * operands are plain (rewrite_plain_kids, 80).  Entries are allocated one by one,
- * so one stays where it is while the operands' builds add others.
+ * operands are plain (rewrite_plain_kids, 80).  Entries are allocated
+ * one by one, so one stays where it is while the operands' builds add
+ * others.
  * (ActionCall, struct ActionCalls: engine_impl.h) */
 
 void rewrite_calls_free(struct ActionCalls *ac)

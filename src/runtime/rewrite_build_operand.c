@@ -52,10 +52,11 @@ bool rewrite_splice_range(const graft_expr *x, const graft_binding *b, int *from
 }
 
 
-/* rewrite_build_kids for rewrite_plain_kids' operands, each built in order: the same
- * nodes made in the same order, without the places a splice or an
- * attribute operand needs (150 instructions a batch norm built); a bound
- * node, most operands, is read here, as build would. */
+/* rewrite_build_kids for rewrite_plain_kids' operands, each built in
+ * order: the same nodes made in the same order, without the places a
+ * splice or an attribute operand needs (150 instructions a batch norm
+ * built); a bound node, most operands, is read here, as
+ * rewrite_build_node would. */
 graft_node **rewrite_build_plain_kids(graft_engine *e, const graft_expr *x,
                                       const graft_binding *b, int *n, graft_node **few)
 {

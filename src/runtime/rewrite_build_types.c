@@ -19,9 +19,10 @@
  * gave c, as the loader keeps every annotated node's (type_infer_loaded
  * types only what the model left untyped).  So a build notes each call
  * whose attributes are one bound call's of its op, **c alone, and
- * rewrite_infer_new gives it c's type when c is typed and each operand is c's,
- * or of c's operand's type (the same address: note [canonical tensor
- * types]) and no scalar constant; anything else is typed as before.
+ * rewrite_infer_new gives it c's type when c is typed and each operand
+ * is c's, or of c's operand's type (the same address: note [canonical
+ * tensor types]) and no scalar constant; anything else is typed as
+ * before.
  * ONNX calls are not (their types read constant operands' values, which
  * equal types do not tell). */
 
