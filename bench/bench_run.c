@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_flat.h"
 #include "bench_run.h"
 #include "engine.h"
 #include "frontend.h"
@@ -24,6 +25,11 @@ typedef struct Bench {
     uint64_t matches;       /* (rule, node) matches graft listed */
     uint64_t naive_matches; /* the same found by the naive matcher */
     uint64_t checksum;      /* of the bare traversal, printed so it stays */
+    FlatGraph flat;         /* the graph as arrays (note [flat graph] in bench_flat.c) */
+    Automaton *flat_a;      /* the automaton its classes were decided with */
+    Labels *flat_classes;   /* the labeller that decided them */
+    uint32_t nclasses;      /* classes it holds */
+    FlatVerified verified;  /* what verifying on the arrays found */
 } Bench;
 
 typedef void (*PhaseFn)(Bench *b);
@@ -86,6 +92,109 @@ static void phase_label(Bench *b)
     labels_all(l);
     labels_free(l);
     automaton_free(a);
+}
+
+/* The bare traversal of the arrays (note [flat graph] in bench_flat.c). */
+static void phase_flat_traverse(Bench *b)
+{
+    b->checksum += flat_traverse(&b->flat);
+}
+
+/* Deciding every node's class: what the loader would do once and store. */
+static void phase_flat_class(Bench *b)
+{
+    Automaton *a = automaton_new(b->rs);
+    Labels *l = labels_new(a, b->g);
+    flat_classify(&b->flat, l);
+    labels_free(l);
+    automaton_free(a);
+}
+
+/* A labeller for the arrays: a fresh automaton, as graft match has, and
+ * the stored classes. */
+static Labels *flat_labels(Bench *b, Automaton **a)
+{
+    *a = automaton_new(b->rs);
+    Labels *l = labels_new(*a, b->g);
+    labels_adopt_classes(l, b->flat_classes);
+    return l;
+}
+
+/* Labelling the arrays from their stored classes. */
+static void phase_flat_label(Bench *b)
+{
+    Automaton *a;
+    Labels *l = flat_labels(b, &a);
+    flat_label(&b->flat, l, b->nclasses, NULL);
+    labels_free(l);
+    automaton_free(a);
+}
+
+/* graft match on the arrays: labelling them, then verifying every rule a
+ * state offers with today's matcher (phase_match's work, in the arrays'
+ * order). */
+static void phase_flat_match(Bench *b)
+{
+    Automaton *a;
+    Labels *l = flat_labels(b, &a);
+    Matcher *m = matcher_new(l, b->g);
+    uint32_t *offering = xmalloc(((size_t)b->flat.n + 1) * sizeof *offering);
+    uint32_t n = flat_label(&b->flat, l, b->nclasses, offering);
+    b->verified = flat_verify(&b->flat, m, a, l, offering, n);
+    free(offering);
+    matcher_free(m);
+    labels_free(l);
+    automaton_free(a);
+}
+
+/* The arrays, their classes decided, and their labelling checked against
+ * labels_all's on every node (the same automaton: the same states);
+ * returns the count of nodes whose states differ. */
+static uint32_t flat_setup(Bench *b)
+{
+    flat_build(&b->flat, b->g);
+    b->flat_a = automaton_new(b->rs);
+    b->flat_classes = labels_new(b->flat_a, b->g);
+    flat_classify(&b->flat, b->flat_classes);
+    Labels *walk = labels_new(b->flat_a, b->g), *flat = labels_new(b->flat_a, b->g);
+    b->nclasses = labels_adopt_classes(flat, b->flat_classes);
+    if (!b->flat.by_id) {
+        labels_free(walk);
+        labels_free(flat);
+        return 0;
+    }
+    labels_all(walk);
+    flat_label(&b->flat, flat, b->nclasses, NULL);
+    uint32_t differ = flat_states_differ(&b->flat, flat, walk);
+    labels_free(walk);
+    labels_free(flat);
+    return differ;
+}
+
+static void flat_teardown(Bench *b)
+{
+    labels_free(b->flat_classes);
+    automaton_free(b->flat_a);
+    flat_free(&b->flat);
+}
+
+/* The phases on the arrays; their line's part. */
+static void flat_phases(Bench *b, bool small)
+{
+    uint32_t differ = flat_setup(b);
+    printf(" flat_bytes=%zu flat_by_id=%d flat_states_differ=%u", flat_bytes(&b->flat),
+           b->flat.by_id, differ);
+    printf(" flat_traverse_s=%.9f", time_phase(phase_flat_traverse, b, small));
+    printf(" flat_class_s=%.9f", time_phase(phase_flat_class, b, small));
+    if (b->flat.by_id) {
+        printf(" flat_label_s=%.9f", time_phase(phase_flat_label, b, small));
+        printf(" flat_match_s=%.9f", time_phase(phase_flat_match, b, small));
+        printf(" flat_matches=%llu flat_candidates=%llu flat_proven=%llu flat_walked=%llu",
+               (unsigned long long)b->verified.matches,
+               (unsigned long long)b->verified.candidates,
+               (unsigned long long)b->verified.proven, (unsigned long long)b->verified.walked);
+    }
+    flat_teardown(b);
 }
 
 static void phase_naive(Bench *b)
@@ -180,6 +289,7 @@ int bench_graph(const ModelKit *kit, uint64_t nops, const char *rules_path)
     printf(" naive_s=%.9f", time_phase(phase_naive, &b, small));
     printf(" matches=%llu naive_matches=%llu", (unsigned long long)b.matches,
            (unsigned long long)b.naive_matches);
+    flat_phases(&b, small);
     bool ok = run_phases(&b);
     printf(" peak_rss=%zu checksum=%llu\n", bench_peak_rss(),
            (unsigned long long)(b.checksum & 0xffff));
