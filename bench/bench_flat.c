@@ -207,11 +207,24 @@ uint32_t flat_label(const FlatGraph *f, Labels *l, uint32_t nclasses, uint32_t *
     return kept;
 }
 
+/* Per rule: 1 when its state proves it (note [proven rules] in
+ * src/runtime/match_check.c), decided once, so that counting the proven
+ * candidates adds no call to verifying. */
+static uint8_t *proven_rules(Matcher *m, uint32_t nrules)
+{
+    uint8_t *proves = xmalloc((size_t)nrules + 1);
+    for (uint32_t r = 0; r < nrules; r++)
+        proves[r] = matcher_state_proves(m, r);
+    return proves;
+}
+
 FlatVerified flat_verify(const FlatGraph *f, Matcher *m, Automaton *a, const Labels *l,
                          const uint32_t *offering, uint32_t n)
 {
     FlatVerified v = {0};
-    uint32_t *rules = xmalloc((automaton_rules(a)->nrules + 1) * sizeof *rules);
+    uint32_t nrules = automaton_rules(a)->nrules;
+    uint32_t *rules = xmalloc(((size_t)nrules + 1) * sizeof *rules);
+    uint8_t *proves = proven_rules(m, nrules);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t nr, id = f->ids[offering[i]];
         const uint32_t *cand = automaton_state_rules(a, labels_state_id(l, id), &nr);
@@ -222,7 +235,7 @@ FlatVerified flat_verify(const FlatGraph *f, Matcher *m, Automaton *a, const Lab
         graft_node *root = graph_node(f->g, id);
         for (uint32_t k = 0; k < nr; k++) {
             v.candidates++;
-            v.proven += matcher_state_proves(m, rules[k]);
+            v.proven += proves[rules[k]];
             MatchCheck check = matcher_check(m, rules[k], root);
             if (check == CHECK_TRY) {
                 v.walked++;
@@ -231,6 +244,7 @@ FlatVerified flat_verify(const FlatGraph *f, Matcher *m, Automaton *a, const Lab
                 v.matches += check == CHECK_MATCHES;
         }
     }
+    free(proves);
     free(rules);
     return v;
 }

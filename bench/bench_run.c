@@ -34,6 +34,15 @@ typedef struct Bench {
 
 typedef void (*PhaseFn)(Bench *b);
 
+/* A phase keeps a frame of its own, so that a profile gives its
+ * inclusive cost under its name: GCC would otherwise specialize
+ * time_phase for each phase and take the phase in. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define OWN_FRAME __attribute__((noipa))
+#else
+#define OWN_FRAME __attribute__((noinline))
+#endif
+
 /* Seconds of the fastest run of fn; repeats while runs are short. */
 static double time_phase(PhaseFn fn, Bench *b, bool repeat)
 {
@@ -52,7 +61,7 @@ static double time_phase(PhaseFn fn, Bench *b, bool repeat)
     return best;
 }
 
-static void phase_traverse(Bench *b)
+OWN_FRAME static void phase_traverse(Bench *b)
 {
     b->checksum += baseline_traverse(b->g);
 }
@@ -66,7 +75,7 @@ static void count_match(void *ctx, uint32_t rule, graft_node *root)
 /* graft match: label every node, verify every rule the automaton offers
  * whose state does not prove it; bindings only on request (note [proven
  * rules] in src/runtime/match.c), as the count needs none. */
-static void phase_match(Bench *b)
+OWN_FRAME static void phase_match(Bench *b)
 {
     graft_engine *e = engine_new(b->rs, b->g, NULL);
     b->matches = 0;
@@ -77,7 +86,7 @@ static void phase_match(Bench *b)
 /* The order graft match reports matches in (a depth-first walk from the
  * outputs, graph_topo_ids): the floor under graft's match and the fair
  * naive matcher's alike (note [fair naive] in bench_baseline.c). */
-static void phase_order(Bench *b)
+OWN_FRAME static void phase_order(Bench *b)
 {
     uint32_t *ids = xmalloc(((size_t)graph_node_count(b->g) + 1) * sizeof *ids);
     b->checksum += graph_topo_ids(b->g, ids);
@@ -85,7 +94,7 @@ static void phase_order(Bench *b)
 }
 
 /* Labelling alone: the automaton's share of phase_match. */
-static void phase_label(Bench *b)
+OWN_FRAME static void phase_label(Bench *b)
 {
     Automaton *a = automaton_new(b->rs);
     Labels *l = labels_new(a, b->g);
@@ -95,13 +104,13 @@ static void phase_label(Bench *b)
 }
 
 /* The bare traversal of the arrays (note [flat graph] in bench_flat.c). */
-static void phase_flat_traverse(Bench *b)
+OWN_FRAME static void phase_flat_traverse(Bench *b)
 {
     b->checksum += flat_traverse(&b->flat);
 }
 
 /* Deciding every node's class: what the loader would do once and store. */
-static void phase_flat_class(Bench *b)
+OWN_FRAME static void phase_flat_class(Bench *b)
 {
     Automaton *a = automaton_new(b->rs);
     Labels *l = labels_new(a, b->g);
@@ -121,7 +130,7 @@ static Labels *flat_labels(Bench *b, Automaton **a)
 }
 
 /* Labelling the arrays from their stored classes. */
-static void phase_flat_label(Bench *b)
+OWN_FRAME static void phase_flat_label(Bench *b)
 {
     Automaton *a;
     Labels *l = flat_labels(b, &a);
@@ -133,7 +142,7 @@ static void phase_flat_label(Bench *b)
 /* graft match on the arrays: labelling them, then verifying every rule a
  * state offers with today's matcher (phase_match's work, in the arrays'
  * order). */
-static void phase_flat_match(Bench *b)
+OWN_FRAME static void phase_flat_match(Bench *b)
 {
     Automaton *a;
     Labels *l = flat_labels(b, &a);
@@ -197,7 +206,7 @@ static void flat_phases(Bench *b, bool small)
     flat_teardown(b);
 }
 
-static void phase_naive(Bench *b)
+OWN_FRAME static void phase_naive(Bench *b)
 {
     b->naive_matches = baseline_match_all(b->rs, b->g);
 }
@@ -296,6 +305,29 @@ int bench_graph(const ModelKit *kit, uint64_t nops, const char *rules_path)
     graph_free(g);
     lower_free(lw);
     return ok ? 0 : 1;
+}
+
+int bench_model_file(const char *model_path, const char *rules_path)
+{
+    Lowered *lw = load_rules(rules_path, NULL);
+    graft_graph *g = lw ? model_file_load(model_path) : NULL;
+    if (!g) {
+        lower_free(lw);
+        return 1;
+    }
+    Bench b = {.g = g, .rs = &lw->rs};
+    printf("model ops=%u nodes=%u graph_bytes=%zu", model_op_count(g), graph_live_count(g),
+           graph_bytes(g));
+    printf(" traverse_s=%.9f", time_phase(phase_traverse, &b, true));
+    printf(" order_s=%.9f", time_phase(phase_order, &b, true));
+    printf(" label_s=%.9f", time_phase(phase_label, &b, true));
+    printf(" match_s=%.9f", time_phase(phase_match, &b, true));
+    printf(" matches=%llu", (unsigned long long)b.matches);
+    flat_phases(&b, true);
+    printf(" checksum=%llu\n", (unsigned long long)(b.checksum & 0xffff));
+    graph_free(g);
+    lower_free(lw);
+    return 0;
 }
 
 /* One rule count: compile, then match with graft and the naive matcher. */

@@ -292,6 +292,63 @@ START_TEST(order_when_ids_are_not_topological)
 }
 END_TEST
 
+/* copies seed batch norms side by side, the workload's model's shape
+ * (bench/workload.sh, `graft-bench sidebyside`), malloc'd. */
+static char *side_by_side(int copies)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    fputs("def @main(", mem);
+    for (int i = 0; i < copies; i++)
+        fprintf(mem, "%s%%x%d, %%mean%d, %%var%d, %%gamma%d, %%beta%d", i ? ", " : "", i, i, i,
+                i, i);
+    fputs(") {\n", mem);
+    for (int i = 0, t = 0; i < copies; i++, t += 6) {
+        fprintf(mem, "  %%%d = subtract(%%x%d, %%mean%d);\n", t, i, i);
+        fprintf(mem, "  %%%d = add(%%var%d, 1e-05f);\n", t + 1, i);
+        fprintf(mem, "  %%%d = multiply(%%gamma%d, %%%d);\n", t + 2, i, t);
+        fprintf(mem, "  %%%d = sqrt(%%%d);\n", t + 3, t + 1);
+        fprintf(mem, "  %%%d = divide(%%%d, %%%d);\n", t + 4, t + 2, t + 3);
+        fprintf(mem, "  %%%d = add(%%%d, %%beta%d);\n", t + 5, t + 4, i);
+    }
+    fputs("  (", mem);
+    for (int i = 0; i < copies; i++)
+        fprintf(mem, "%s%%%d", i ? ", " : "", 6 * i + 5);
+    fputs(")\n}\n", mem);
+    fclose(mem);
+    return text;
+}
+
+/* On the workload's shape with its rule (examples/bn.graft) every
+ * candidate is proven by its state: verifying walks none, which is why
+ * the arrays' match stays within 3x of their traversal there
+ * (bench/RESULTS.md, "Session 30: match on the graph as arrays"). */
+START_TEST(workload_candidates_all_proven)
+{
+    char *model = side_by_side(7);
+    Case c;
+    case_open(&c, GRAFT_SRCDIR "/examples/bn.graft", model, NULL);
+    Labelled x = {0};
+    labelled_open(&x, &c);
+    assert_states_equal(&x, c.g);
+    ck_assert_uint_eq(x.offering, 7);
+    Matcher *m = matcher_new(x.flat, c.g);
+    uint32_t *offering = xmalloc(((size_t)x.f.n + 1) * sizeof *offering);
+    uint32_t n = flat_label(&x.f, x.flat, labels_adopt_classes(x.flat, x.classes), offering);
+    FlatVerified v = flat_verify(&x.f, m, x.a, x.flat, offering, n);
+    ck_assert_uint_eq(v.candidates, 7);
+    ck_assert_uint_eq(v.proven, 7);
+    ck_assert_uint_eq(v.walked, 0);
+    ck_assert_uint_eq(v.matches, 7);
+    free(offering);
+    matcher_free(m);
+    labelled_close(&x);
+    case_close(&c);
+    free(model);
+}
+END_TEST
+
 static Suite *flat_suite(void)
 {
     Suite *s = suite_create("bench_flat");
@@ -303,6 +360,7 @@ static Suite *flat_suite(void)
     tcase_add_loop_test(tc, states_of_corpus_models, 0, (int)ARRAY_LEN(corpus));
     tcase_add_test(tc, verify_finds_graft_matches);
     tcase_add_test(tc, order_when_ids_are_not_topological);
+    tcase_add_test(tc, workload_candidates_all_proven);
     suite_add_tcase(s, tc);
     return s;
 }
