@@ -38,16 +38,18 @@ void flat_classify(FlatGraph *f, Labels *l);
  * operand ids, summed (baseline_traverse's work). */
 uint64_t flat_traverse(const FlatGraph *f);
 /* Labels every live id in order from the stored classes (l holds them:
- * labels_adopt_classes; nclasses of them), needs f->by_id; stores the ids
- * whose state offers a rule in offering (n entries, when not NULL) and
- * returns their count. */
+ * labels_adopt_classes; nclasses of them); stores the ids whose state
+ * offers a rule in offering (n entries, when not NULL) and returns their
+ * count.  The states go to l's array, by graft id: where the arrays' ids
+ * are not the graph's (!f->by_id) it labels nothing and returns 0. */
 uint32_t flat_label(const FlatGraph *f, Labels *l, uint32_t nclasses, uint32_t *offering);
 
 /* What verifying the offered candidates found. */
 typedef struct FlatVerified {
     uint64_t candidates; /* (rule, node) pairs offered */
     uint64_t proven;     /* of them, proven by their state (note [proven rules]) */
-    uint64_t walked;     /* of them, left to a try (CHECK_TRY) */
+    uint64_t checked;    /* decided by matcher_check's walk down the pattern */
+    uint64_t tried;      /* left to a try (CHECK_TRY) */
     uint64_t matches;    /* of them, matched */
 } FlatVerified;
 

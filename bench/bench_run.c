@@ -198,10 +198,12 @@ static void flat_phases(Bench *b, bool small)
     if (b->flat.by_id) {
         printf(" flat_label_s=%.9f", time_phase(phase_flat_label, b, small));
         printf(" flat_match_s=%.9f", time_phase(phase_flat_match, b, small));
-        printf(" flat_matches=%llu flat_candidates=%llu flat_proven=%llu flat_walked=%llu",
-               (unsigned long long)b->verified.matches,
-               (unsigned long long)b->verified.candidates,
-               (unsigned long long)b->verified.proven, (unsigned long long)b->verified.walked);
+        const FlatVerified *v = &b->verified;
+        printf(" flat_matches=%llu flat_candidates=%llu flat_proven=%llu flat_checked=%llu"
+               " flat_tried=%llu",
+               (unsigned long long)v->matches, (unsigned long long)v->candidates,
+               (unsigned long long)v->proven, (unsigned long long)v->checked,
+               (unsigned long long)v->tried);
     }
     flat_teardown(b);
 }

@@ -254,7 +254,8 @@ START_TEST(verify_finds_graft_matches)
     ck_assert_uint_eq(v.matches, matches);
     ck_assert_uint_eq(v.candidates, 32);
     ck_assert_uint_eq(v.proven, 24); /* matcher_check says so at once */
-    ck_assert_uint_eq(v.walked, 4);  /* left to a try; 4 more checked by the states */
+    ck_assert_uint_eq(v.checked, 4); /* gelu: its x repeats */
+    ck_assert_uint_eq(v.tried, 4);   /* attn_scores: a dominator */
     free(offering);
     matcher_free(m);
     labels_free(l);
@@ -287,6 +288,16 @@ START_TEST(order_when_ids_are_not_topological)
         for (uint32_t k = f.first[i]; k < f.first[i + 1]; k++)
             ck_assert_uint_lt(f.args[k], i);
     ck_assert_uint_eq(flat_bytes(&f), 3 * 9 + 4 + 2 * 4 + 3 * 4); /* the ids too */
+    Case c; /* the rules only: the arrays' ids are not the states' */
+    case_open(&c, MODELS_GRAFT, small_model, NULL);
+    Automaton *a = automaton_new(&c.rules->rs);
+    Labels *l = labels_new(a, g);
+    uint32_t offering[4];
+    ck_assert_uint_eq(flat_label(&f, l, labels_adopt_classes(l, l), offering), 0);
+    ck_assert_uint_eq(labels_state_id(l, 3), STATE_NONE);
+    labels_free(l);
+    automaton_free(a);
+    case_close(&c);
     flat_free(&f);
     graph_free(g);
 }
@@ -339,7 +350,8 @@ START_TEST(workload_candidates_all_proven)
     FlatVerified v = flat_verify(&x.f, m, x.a, x.flat, offering, n);
     ck_assert_uint_eq(v.candidates, 7);
     ck_assert_uint_eq(v.proven, 7);
-    ck_assert_uint_eq(v.walked, 0);
+    ck_assert_uint_eq(v.checked, 0);
+    ck_assert_uint_eq(v.tried, 0);
     ck_assert_uint_eq(v.matches, 7);
     free(offering);
     matcher_free(m);
