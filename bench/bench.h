@@ -146,6 +146,8 @@ void model_generate(const ModelKit *kit, uint64_t nops, StrBuf *out, uint64_t *o
 Source *model_source(const char *name, StrBuf *text);
 /* A model file loaded, or NULL after its diagnostics on stderr. */
 graft_graph *model_file_load(const char *path);
+/* g's op nodes (note [bench units]). */
+uint32_t model_op_count(const graft_graph *g);
 
 /* ---- generated rule sets (bench_rules.c) ---- */
 

@@ -137,12 +137,7 @@ int bench_count_ops(const char *path)
     graft_graph *g = model_file_load(path);
     if (!g)
         return 1;
-    uint32_t ops = 0;
-    for (uint32_t id = 0; id < graph_node_count(g); id++) {
-        const graft_node *n = graph_node(g, id);
-        ops += n && node_kind(n) == NODE_CALL && node_op(n) != NULL;
-    }
-    printf("ops=%u nodes=%u\n", ops, graph_live_count(g));
+    printf("ops=%u nodes=%u\n", model_op_count(g), graph_live_count(g));
     graph_free(g);
     return 0;
 }

@@ -10,6 +10,7 @@
  *   graft-bench sidebyside-onnx K         the same as an ONNX model (ONNX text)
  *   graft-bench spawn CMD ARGS...         run CMD; print its CPU time and peak RSS
  *   graft-bench ops MODEL                 count a model's op nodes
+ *   graft-bench flat MODEL RULES          match on the graph and on its arrays
  *
  * Blocks come from $GRAFT_BENCH_CORPUS (tests/corpus) when it holds
  * them, else from $GRAFT_BENCH_BLOCKS (bench/blocks).  bench/run.sh drives
@@ -32,6 +33,7 @@ static const char usage[] =
     "       graft-bench sidebyside-onnx K\n"
     "       graft-bench spawn CMD ARGS...\n"
     "       graft-bench ops MODEL\n"
+    "       graft-bench flat MODEL RULES\n"
     "environment: GRAFT_BENCH_CORPUS (tests/corpus), GRAFT_BENCH_BLOCKS\n"
     "(bundled blocks dir); the corpus wins when it exists.\n";
 
@@ -149,6 +151,8 @@ int main(int argc, char **argv)
         return bench_write_side_by_side_onnx(parse_count(argv[2]), stdout);
     if (strcmp(cmd, "ops") == 0 && argc == 3)
         return bench_count_ops(argv[2]);
+    if (strcmp(cmd, "flat") == 0 && argc == 4)
+        return bench_model_file(argv[2], argv[3]);
     if (strcmp(cmd, "spawn") == 0 && argc >= 3)
         return bench_spawn(argv + 2);
     if ((strcmp(cmd, "graph") == 0 && argc == 4) || (strcmp(cmd, "rulescale") == 0 && argc >= 4))

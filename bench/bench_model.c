@@ -226,6 +226,16 @@ graft_graph *model_file_load(const char *path)
     return g;
 }
 
+uint32_t model_op_count(const graft_graph *g)
+{
+    uint32_t ops = 0;
+    for (uint32_t id = 0; id < graph_node_count(g); id++) {
+        const graft_node *n = graph_node(g, id);
+        ops += n && node_kind(n) == NODE_CALL && node_op(n) != NULL;
+    }
+    return ops;
+}
+
 Source *model_source(const char *name, StrBuf *text)
 {
     Source *src = xcalloc(1, sizeof *src);

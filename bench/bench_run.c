@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_flat.h"
 #include "bench_run.h"
 #include "engine.h"
 #include "frontend.h"
@@ -24,9 +25,23 @@ typedef struct Bench {
     uint64_t matches;       /* (rule, node) matches graft listed */
     uint64_t naive_matches; /* the same found by the naive matcher */
     uint64_t checksum;      /* of the bare traversal, printed so it stays */
+    FlatGraph flat;         /* the graph as arrays (note [flat graph] in bench_flat.c) */
+    Automaton *flat_a;      /* the automaton its classes were decided with */
+    Labels *flat_classes;   /* the labeller that decided them */
+    uint32_t nclasses;      /* classes it holds */
+    FlatVerified verified;  /* what verifying on the arrays found */
 } Bench;
 
 typedef void (*PhaseFn)(Bench *b);
+
+/* A phase keeps a frame of its own, so that a profile gives its
+ * inclusive cost under its name: GCC would otherwise specialize
+ * time_phase for each phase and take the phase in. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define OWN_FRAME __attribute__((noipa))
+#else
+#define OWN_FRAME __attribute__((noinline))
+#endif
 
 /* Seconds of the fastest run of fn; repeats while runs are short. */
 static double time_phase(PhaseFn fn, Bench *b, bool repeat)
@@ -46,7 +61,7 @@ static double time_phase(PhaseFn fn, Bench *b, bool repeat)
     return best;
 }
 
-static void phase_traverse(Bench *b)
+OWN_FRAME static void phase_traverse(Bench *b)
 {
     b->checksum += baseline_traverse(b->g);
 }
@@ -60,7 +75,7 @@ static void count_match(void *ctx, uint32_t rule, graft_node *root)
 /* graft match: label every node, verify every rule the automaton offers
  * whose state does not prove it; bindings only on request (note [proven
  * rules] in src/runtime/match.c), as the count needs none. */
-static void phase_match(Bench *b)
+OWN_FRAME static void phase_match(Bench *b)
 {
     graft_engine *e = engine_new(b->rs, b->g, NULL);
     b->matches = 0;
@@ -71,7 +86,7 @@ static void phase_match(Bench *b)
 /* The order graft match reports matches in (a depth-first walk from the
  * outputs, graph_topo_ids): the floor under graft's match and the fair
  * naive matcher's alike (note [fair naive] in bench_baseline.c). */
-static void phase_order(Bench *b)
+OWN_FRAME static void phase_order(Bench *b)
 {
     uint32_t *ids = xmalloc(((size_t)graph_node_count(b->g) + 1) * sizeof *ids);
     b->checksum += graph_topo_ids(b->g, ids);
@@ -79,7 +94,7 @@ static void phase_order(Bench *b)
 }
 
 /* Labelling alone: the automaton's share of phase_match. */
-static void phase_label(Bench *b)
+OWN_FRAME static void phase_label(Bench *b)
 {
     Automaton *a = automaton_new(b->rs);
     Labels *l = labels_new(a, b->g);
@@ -88,7 +103,112 @@ static void phase_label(Bench *b)
     automaton_free(a);
 }
 
-static void phase_naive(Bench *b)
+/* The bare traversal of the arrays (note [flat graph] in bench_flat.c). */
+OWN_FRAME static void phase_flat_traverse(Bench *b)
+{
+    b->checksum += flat_traverse(&b->flat);
+}
+
+/* Deciding every node's class: what the loader would do once and store. */
+OWN_FRAME static void phase_flat_class(Bench *b)
+{
+    Automaton *a = automaton_new(b->rs);
+    Labels *l = labels_new(a, b->g);
+    flat_classify(&b->flat, l);
+    labels_free(l);
+    automaton_free(a);
+}
+
+/* A labeller for the arrays: a fresh automaton, as graft match has, and
+ * the stored classes. */
+static Labels *flat_labels(Bench *b, Automaton **a)
+{
+    *a = automaton_new(b->rs);
+    Labels *l = labels_new(*a, b->g);
+    labels_adopt_classes(l, b->flat_classes);
+    return l;
+}
+
+/* Labelling the arrays from their stored classes. */
+OWN_FRAME static void phase_flat_label(Bench *b)
+{
+    Automaton *a;
+    Labels *l = flat_labels(b, &a);
+    flat_label(&b->flat, l, b->nclasses, NULL);
+    labels_free(l);
+    automaton_free(a);
+}
+
+/* graft match on the arrays: labelling them, then verifying every rule a
+ * state offers with today's matcher (phase_match's work, in the arrays'
+ * order). */
+OWN_FRAME static void phase_flat_match(Bench *b)
+{
+    Automaton *a;
+    Labels *l = flat_labels(b, &a);
+    Matcher *m = matcher_new(l, b->g);
+    uint32_t *offering = xmalloc(((size_t)b->flat.n + 1) * sizeof *offering);
+    uint32_t n = flat_label(&b->flat, l, b->nclasses, offering);
+    b->verified = flat_verify(&b->flat, m, a, l, offering, n);
+    free(offering);
+    matcher_free(m);
+    labels_free(l);
+    automaton_free(a);
+}
+
+/* The arrays, their classes decided, and their labelling checked against
+ * labels_all's on every node (the same automaton: the same states);
+ * returns the count of nodes whose states differ. */
+static uint32_t flat_setup(Bench *b)
+{
+    flat_build(&b->flat, b->g);
+    b->flat_a = automaton_new(b->rs);
+    b->flat_classes = labels_new(b->flat_a, b->g);
+    flat_classify(&b->flat, b->flat_classes);
+    Labels *walk = labels_new(b->flat_a, b->g), *flat = labels_new(b->flat_a, b->g);
+    b->nclasses = labels_adopt_classes(flat, b->flat_classes);
+    if (!b->flat.by_id) {
+        labels_free(walk);
+        labels_free(flat);
+        return 0;
+    }
+    labels_all(walk);
+    flat_label(&b->flat, flat, b->nclasses, NULL);
+    uint32_t differ = flat_states_differ(&b->flat, flat, walk);
+    labels_free(walk);
+    labels_free(flat);
+    return differ;
+}
+
+static void flat_teardown(Bench *b)
+{
+    labels_free(b->flat_classes);
+    automaton_free(b->flat_a);
+    flat_free(&b->flat);
+}
+
+/* The phases on the arrays; their line's part. */
+static void flat_phases(Bench *b, bool small)
+{
+    uint32_t differ = flat_setup(b);
+    printf(" flat_bytes=%zu flat_by_id=%d flat_states_differ=%u", flat_bytes(&b->flat),
+           b->flat.by_id, differ);
+    printf(" flat_traverse_s=%.9f", time_phase(phase_flat_traverse, b, small));
+    printf(" flat_class_s=%.9f", time_phase(phase_flat_class, b, small));
+    if (b->flat.by_id) {
+        printf(" flat_label_s=%.9f", time_phase(phase_flat_label, b, small));
+        printf(" flat_match_s=%.9f", time_phase(phase_flat_match, b, small));
+        const FlatVerified *v = &b->verified;
+        printf(" flat_matches=%llu flat_candidates=%llu flat_proven=%llu flat_checked=%llu"
+               " flat_tried=%llu",
+               (unsigned long long)v->matches, (unsigned long long)v->candidates,
+               (unsigned long long)v->proven, (unsigned long long)v->checked,
+               (unsigned long long)v->tried);
+    }
+    flat_teardown(b);
+}
+
+OWN_FRAME static void phase_naive(Bench *b)
 {
     b->naive_matches = baseline_match_all(b->rs, b->g);
 }
@@ -180,12 +300,36 @@ int bench_graph(const ModelKit *kit, uint64_t nops, const char *rules_path)
     printf(" naive_s=%.9f", time_phase(phase_naive, &b, small));
     printf(" matches=%llu naive_matches=%llu", (unsigned long long)b.matches,
            (unsigned long long)b.naive_matches);
+    flat_phases(&b, small);
     bool ok = run_phases(&b);
     printf(" peak_rss=%zu checksum=%llu\n", bench_peak_rss(),
            (unsigned long long)(b.checksum & 0xffff));
     graph_free(g);
     lower_free(lw);
     return ok ? 0 : 1;
+}
+
+int bench_model_file(const char *model_path, const char *rules_path)
+{
+    Lowered *lw = load_rules(rules_path, NULL);
+    graft_graph *g = lw ? model_file_load(model_path) : NULL;
+    if (!g) {
+        lower_free(lw);
+        return 1;
+    }
+    Bench b = {.g = g, .rs = &lw->rs};
+    printf("model ops=%u nodes=%u graph_bytes=%zu", model_op_count(g), graph_live_count(g),
+           graph_bytes(g));
+    printf(" traverse_s=%.9f", time_phase(phase_traverse, &b, true));
+    printf(" order_s=%.9f", time_phase(phase_order, &b, true));
+    printf(" label_s=%.9f", time_phase(phase_label, &b, true));
+    printf(" match_s=%.9f", time_phase(phase_match, &b, true));
+    printf(" matches=%llu", (unsigned long long)b.matches);
+    flat_phases(&b, true);
+    printf(" checksum=%llu\n", (unsigned long long)(b.checksum & 0xffff));
+    graph_free(g);
+    lower_free(lw);
+    return 0;
 }
 
 /* One rule count: compile, then match with graft and the naive matcher. */

@@ -20,6 +20,12 @@ int bench_graph(const ModelKit *kit, uint64_t nops, const char *rules_path);
  * line per count. */
 int bench_rulescale(const ModelKit *kit, uint64_t nops, char **counts, int ncounts);
 
+/* The model at model_path (Relay text) with the rules of rules_path:
+ * the bare traversal, the order, labelling and graft match, then the
+ * same on the graph as arrays (note [flat graph] in bench_flat.c).
+ * Prints one "model ..." line; returns the exit status. */
+int bench_model_file(const char *model_path, const char *rules_path);
+
 /* The same for a compiled rule set of n rules (bench_compiled.c): prints
  * one "compiled ..." line. */
 int bench_compiled(const ModelKit *kit, uint64_t nops, const graft_rule_set *rs, uint32_t n);

@@ -141,7 +141,8 @@ compiled=yes
 batch=10 # BATCH in bench_compiled.c: the runs callgrind counts of each form
 : > "$work/compiled.txt"
 objs=""
-for o in bench_run bench_block bench_model bench_rules bench_baseline bench_measure; do
+for o in bench_run bench_block bench_model bench_rules bench_baseline bench_measure \
+         bench_flat; do
     objs="$objs $build/bench/$o.o"
 done
 inc="-I$srcdir/include/graft -I$srcdir/src/base -I$srcdir/src/ir -I$srcdir/src/runtime"

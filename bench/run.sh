@@ -60,7 +60,8 @@ if [ "$have_graft" = yes ] && "$build/graft" compile --help >/dev/null 2>&1 &&
        -o "$work/bench_compiled.o" 2>> "$work/compile.log"; then
     compiled=yes
     objs=""
-    for o in bench_run bench_block bench_model bench_rules bench_baseline bench_measure; do
+    for o in bench_run bench_block bench_model bench_rules bench_baseline bench_measure \
+             bench_flat; do
         objs="$objs $build/bench/$o.o"
     done
     for n in $rule_counts; do
@@ -127,7 +128,9 @@ if [ "$profile" = yes ]; then
     echo
     echo "| phase | function | instructions/node |"
     echo "|---|---|---:|"
-    for f in relay_load:load baseline_traverse:traverse labels_all:label engine_matches:match \
+    for f in relay_load:load baseline_traverse:traverse phase_label:label phase_match:match \
+             flat_traverse:flat-traverse phase_flat_class:classes phase_flat_label:flat-label \
+             flat_verify:verify phase_flat_match:flat-match \
              baseline_match_all:naive engine_rewrite:rewrite engine_partition:partition \
              relay_print:print; do
         fn=${f%%:*}

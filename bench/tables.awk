@@ -3,6 +3,30 @@
 # Input lines start with graph, model, rules or compile (bench/run.sh).
 
 function ns(key, i) { return val[i, key] * 1e9 / val[i, "ops"] }
+# The graph as arrays (note [flat graph] in bench/bench_flat.c), per op node.
+function flat_table(    i, k) {
+    print ""
+    print "## Match on the graph as arrays"
+    print ""
+    print "flat traverse = the bare traversal's work on the arrays; classes = deciding each"
+    print "node's class (what a loader would store); flat label = labelling the arrays from"
+    print "their classes; flat match = that, then verifying every offered rule (today's"
+    print "matcher).  Per op node; bytes are the arrays' against graph_bytes."
+    print ""
+    print "| op nodes | traverse ns | flat traverse ns | classes ns | flat label ns | flat match ns | graft match ns | flat match/flat traverse | flat match/traverse | arrays B | graph B |"
+    print "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    for (i = 1; i <= ngraph; i++) {
+        k = g[i]
+        printf("| %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1fx | %.1fx | %.0f | %.0f |\n",
+               val[k, "ops"], ns("traverse_s", k), ns("flat_traverse_s", k),
+               ns("flat_class_s", k), ns("flat_label_s", k), ns("flat_match_s", k),
+               ns("match_s", k), val[k, "flat_match_s"] / val[k, "flat_traverse_s"],
+               val[k, "flat_match_s"] / val[k, "traverse_s"],
+               val[k, "flat_bytes"] / val[k, "ops"], val[k, "graph_bytes"] / val[k, "ops"])
+    }
+    print ""
+    print agree(g, ngraph, "matches", "flat_matches", "graft match and the arrays' match")
+}
 function field(line,    k, parts, n, j, kv) {
     n = split(line, parts, " ")
     for (j = 2; j <= n; j++) {
@@ -107,6 +131,8 @@ END {
     }
     print ""
     print agree(g, ngraph, "matches", "naive_matches", "graft and the naive matcher")
+    if ((g[1], "flat_match_s") in val)
+        flat_table()
     if (nrules) {
         m = model
         print ""

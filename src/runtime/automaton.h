@@ -220,4 +220,34 @@ static inline bool labels_id_offers(Labels *l, uint32_t id)
 uint64_t labels_epoch(const Labels *l);
 Automaton *labels_automaton(const Labels *l);
 
+/* ---- labelling from stored classes (bench/bench_flat.c) ----
+ * note [stored classes]: issue 34's graph as arrays by field keeps each
+ * node's labelling class, as a loader would store it, and labels the
+ * arrays in their order: the class's dense entry from the operands'
+ * stored states, else one step.  These give such a labeller what the
+ * walk's own loop uses (note [dense steps], note [wide steps] in
+ * automaton_label_impl.h), so its states are the walk's. */
+#define LABEL_CLASS_NODE UINT32_MAX /* a class that says: read the node */
+/* The class of n as the labelling walk decides it (labels_class), or
+ * LABEL_CLASS_NODE; the opaque class, labelled without operands. */
+uint32_t labels_node_class(Labels *l, const graft_node *n);
+uint32_t labels_opaque_class(const Labels *l);
+/* Gives l, which has decided no class of its own yet, the classes that
+ * from decided (for the same rule set), in the same numbers; returns
+ * their count. */
+uint32_t labels_adopt_classes(Labels *l, const Labels *from);
+/* Class c's dense table, NULL while it has none (a step of the class
+ * with at most two operands makes it): entry 0 for no operands, 1 + s
+ * for one, 1 + LABEL_DENSE + s0 * LABEL_DENSE + s1 for two, each state
+ * below LABEL_DENSE; STATE_NONE where no step was taken yet. */
+#define LABEL_DENSE 32
+const uint32_t *labels_class_table(const Labels *l, uint32_t c);
+/* The state array, sized to the graph's ids, for a labeller that stores
+ * into it directly; every state may change (labels_epoch). */
+uint32_t *labels_state_array(Labels *l);
+/* The state of a node of class c (not LABEL_CLASS_NODE) whose operands
+ * are the na ids at ids, all labelled: the walk's step for it, its dense
+ * entry or its wide cache filled. */
+uint32_t labels_class_step(Labels *l, uint32_t c, const uint32_t *ids, uint32_t na);
+
 #endif

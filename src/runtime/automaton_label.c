@@ -220,18 +220,11 @@ static uint32_t many_step(Labels *l, uint32_t c, const graft_node *n, uint32_t n
  * workload's rewrite).  Which slot a key takes changes nothing but hits
  * and misses: a miss asks the memo (note [wide steps]). */
 
-/* The state of n, of class c with na operands (3 to WIDE_ARGS), their
- * states read from its slots (note [wide steps], note [wide keys]): as
- * many_step, their ids are wanted nowhere (labels_node 30 instructions
- * less a batch norm on the workload's rewrite). */
-static uint32_t wide_step(Labels *l, uint32_t c, const graft_node *n, uint32_t na)
+/* The wide step of class c from the na operand states args, key their
+ * fold (note [wide keys]): the slot's state, else one step kept there. */
+GRAFT_HOT uint32_t wide_lookup(Labels *l, uint32_t c, const uint32_t *args, uint32_t na,
+                               uint64_t key)
 {
-    uint32_t args[WIDE_ARGS];
-    uint64_t key = (uint64_t)c << 8 | na;
-    for (uint32_t k = 0; k < na; k++) {
-        args[k] = l->st.state[node_id(node_arg(n, (int)k))];
-        key = key * 31 + args[k];
-    }
     WideSlot *w = &l->wide[cache_slot(key, WIDE_SLOT_BITS)];
     uint32_t differ = (w->cls ^ (c + 1)) | (w->nargs ^ na);
     for (uint32_t k = 0; k < na; k++)
@@ -246,6 +239,21 @@ static uint32_t wide_step(Labels *l, uint32_t c, const graft_node *n, uint32_t n
     memcpy(w->args, args, na * sizeof *args);
     w->state = s;
     return s;
+}
+
+/* The state of n, of class c with na operands (3 to WIDE_ARGS), their
+ * states read from its slots (note [wide steps], note [wide keys]): as
+ * many_step, their ids are wanted nowhere (labels_node 30 instructions
+ * less a batch norm on the workload's rewrite). */
+static uint32_t wide_step(Labels *l, uint32_t c, const graft_node *n, uint32_t na)
+{
+    uint32_t args[WIDE_ARGS];
+    uint64_t key = (uint64_t)c << 8 | na;
+    for (uint32_t k = 0; k < na; k++) {
+        args[k] = l->st.state[node_id(node_arg(n, (int)k))];
+        key = key * 31 + args[k];
+    }
+    return wide_lookup(l, c, args, na, key);
 }
 
 /* The dense table of class c, made on first use. */
@@ -464,4 +472,49 @@ void labels_all(Labels *l)
 {
     uint32_t kept;
     label_walk(l, NULL, NULL, NULL, &kept);
+}
+
+/* ---- labelling from stored classes (note [stored classes] in automaton.h) ---- */
+
+uint32_t labels_node_class(Labels *l, const graft_node *n)
+{
+    return labels_class(l, n, node_kind(n), l->nops);
+}
+
+uint32_t labels_opaque_class(const Labels *l)
+{
+    return l->nops + 4;
+}
+
+_Static_assert(LABEL_DENSE == DENSE, "the dense side automaton.h gives is the tables'");
+
+const uint32_t *labels_class_table(const Labels *l, uint32_t c)
+{
+    return l->dense[c];
+}
+
+uint32_t *labels_state_array(Labels *l)
+{
+    state_reserve(l, graph_node_count(l->g));
+    l->epoch++;
+    return l->st.state;
+}
+
+uint32_t labels_class_step(Labels *l, uint32_t c, const uint32_t *ids, uint32_t na)
+{
+    if (na <= 2)
+        return class_step(l, c, ids, na);
+    if (na > WIDE_ARGS) {
+        args_reserve(l, na);
+        for (uint32_t k = 0; k < na; k++)
+            l->args[k] = l->st.state[ids[k]];
+        return args_step(l, c, na);
+    }
+    uint32_t args[WIDE_ARGS];
+    uint64_t key = (uint64_t)c << 8 | na;
+    for (uint32_t k = 0; k < na; k++) {
+        args[k] = l->st.state[ids[k]];
+        key = key * 31 + args[k];
+    }
+    return wide_lookup(l, c, args, na, key);
 }

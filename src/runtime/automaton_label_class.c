@@ -308,3 +308,10 @@ uint32_t labels_tested_class(Labels *l, const graft_node *n, const OpSlot *slot)
     keymap_put(&l->tested, key, cls);
     return cls;
 }
+
+uint32_t labels_adopt_classes(Labels *l, const Labels *from)
+{
+    for (uint32_t c = l->nclasses; c < from->nclasses; c++)
+        class_add(l, from->syms[c]);
+    return l->nclasses;
+}
