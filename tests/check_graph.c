@@ -2629,7 +2629,7 @@ START_TEST(test_node_given_attr)
 }
 END_TEST
 
-/* note [users word] in graph.c: a single user is the value's word
+/* note [users word] in graph_users.c: a single user is the value's word
  * whatever its slot's index below 65,535, a callee's too, and reads back
  * its user and index; a second user makes a list, which goes back to the
  * word when one is left; a slot past the word's 16 bits makes a list of
@@ -2682,7 +2682,7 @@ static void user_ids(const graft_node *v, uint32_t *ids, int count)
     ck_assert_int_eq(seen, count);
 }
 
-/* note [user lists] in graph.c: a value read by 100,000 calls, each
+/* note [user lists] in graph_users.c: a value read by 100,000 calls, each
  * relinked to another by graph_set_arg in reverse order, then back in a
  * shuffled order, then all moved by graph_replace_all_uses and swept:
  * every list keeps the order its uses were made in, and the probes of its
@@ -2748,7 +2748,7 @@ START_TEST(test_user_lists_linear)
 }
 END_TEST
 
-/* note [common orders] in graph.c: a value read by 100 calls loses the
+/* note [common orders] in graph_users.c: a value read by 100 calls loses the
  * newest 50 one by one, each a pop (one probe, no move, no list made, no
  * index), and its list keeps the 50 oldest in order; a use made again is
  * appended in place (no list made, no move); the oldest ten then go, two

@@ -19,7 +19,7 @@ struct FuncInfo;
 struct MatchInfo;
 struct ConstData;
 
-/* A user's entry in a value's user list (note [users word] in graph.c):
+/* A user's entry in a value's user list (note [users word] in graph_users.c):
  * the user, and which of its operand slots reads the value (USE_CALLEE
  * for its callee's). */
 struct UserEntry {
@@ -42,7 +42,7 @@ struct UserList {
     struct UserEntry at[];
 };
 
-/* The users word (note [users word] in graph.c): a list's address with
+/* The users word (note [users word] in graph_users.c): a list's address with
  * USERS_LIST_TAG, or a single user's address with its operand index + 1
  * in the bits from USER_OPERAND_SHIFT up. */
 enum { USERS_LIST_TAG = 1, USER_OPERAND_SHIFT = 48 };
@@ -139,7 +139,7 @@ struct GraphSide {
 
 /* The operand slots, allocated right after the node (graph_new_node):
  * nargs operands, then a call of a function value's callee; each is the
- * node it reads (note [users word] in graph.c). */
+ * node it reads (note [users word] in graph_users.c). */
 static inline graft_node **node_slots(const graft_node *n)
 {
     return (graft_node **)(void *)(n + 1);
@@ -190,7 +190,7 @@ static inline int node_user_end(const graft_node *n)
 static inline int node_user_next(const graft_node *n, int k)
 {
     k++;
-    if (node_users_listed(n)) { /* past the tombstones (note [user lists] in graph.c) */
+    if (node_users_listed(n)) { /* past the tombstones (note [user lists] in graph_users.c) */
         const struct UserList *l = node_user_list(n);
         while ((uint32_t)k < l->len && !l->at[k].user)
             k++;
