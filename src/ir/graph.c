@@ -940,6 +940,8 @@ void graph_set_type_params(graft_graph *g, graft_node *fn, const char *names)
 void graph_scopes_grow(graft_graph *g)
 {
     struct GraphScopes *t = &g->side.scopes;
+    if (t->dropped) /* (note [scopes after the drop] in graph_node.h) */
+        abort();
     if (!t->fn_id) {
         t->fn_id = xcalloc(g->nodes_cap, sizeof *t->fn_id);
     } else {

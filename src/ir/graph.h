@@ -298,9 +298,10 @@ size_t graph_release_dead(graft_graph *g);
 /* The positions freed: node_line and node_col are 0 for every node after
  * (for a step that reports none, as writing the output). */
 void graph_drop_positions(graft_graph *g);
-/* The scope table freed: node_scope is NULL for every node after, as if
- * all were @main's (for a graph only printed as Relay, then freed: note
- * [scopes dropped before printing] in graph_walk.c). */
+/* The scope table freed, for a graph only printed as Relay, then freed
+ * (note [scopes dropped before printing] in graph_walk.c): no node's
+ * scope may be read or set after (note [scopes after the drop] in
+ * graph_node.h). */
 void graph_drop_scopes(graft_graph *g);
 /* The interner's table freed, its strings kept (note [interner table
  * dropped] in arena.c): an interning after makes it again. */

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 struct FuncInfo;
 struct MatchInfo;
@@ -117,7 +118,33 @@ struct GraphScopes {
     uint32_t *fn_id;          /* per node id: 1 + its function's id, or 0 */
     size_t cap;               /* entries zeroed in fn_id; ids past it are
                                  @main's */
+    bool dropped;             /* freed by graph_drop_scopes: no scope may
+                                 be read or set after (note [scopes after
+                                 the drop]) */
 };
+
+/* note [scopes after the drop]: graph_drop_scopes frees the scope table
+ * of a graph that is then only printed as Relay and freed (note [scopes
+ * dropped before printing] in graph_walk.c); without it node_scope would
+ * answer @main's for every node, and graph_set_scope would make a table
+ * in which only its node is in a function: both silently wrong.  So the
+ * drop is recorded (dropped), and
+ *   - making the table again aborts (graph_scopes_grow in graph.c, the
+ *     only maker, off the hot path), in every build: graph_set_scope of a
+ *     function, graph_reserve_scopes, a function's adoption of its body;
+ *   - node_scope aborts in a checked build (GRAFT_CHECKED, which
+ *     configure --enable-sanitizers defines, the suite's second build in
+ *     tests/run_all.sh), so every test run there catches a read after
+ *     the drop; in the build that is measured it stays two loads and no
+ *     test (it is asked for each group and each rewrite's root).
+ * The readers after the drop today (runner.c's release_pass_memory, then
+ * engine_free, write_model's relay_print and graph_free) ask no scope:
+ * src/relay calls neither node_scope nor graph_global_of. */
+#ifdef GRAFT_CHECKED
+#define GRAPH_CHECK(what) ((what) ? (void)0 : abort())
+#else
+#define GRAPH_CHECK(what) ((void)0)
+#endif
 
 /* The node table as node_scope and graph_node read it inline: a copy of
  * graft_graph's nodes and nnodes, which nodes_resize and graph_new_node
@@ -248,6 +275,7 @@ static inline const char *node_annotation(const graft_graph *g, const graft_node
 static inline graft_node *node_scope(const graft_graph *g, const graft_node *n)
 {
     const struct GraphSide *side = (const struct GraphSide *)(const void *)g;
+    GRAPH_CHECK(!side->scopes.dropped); /* note [scopes after the drop] */
     uint32_t fn = n->id < side->scopes.cap ? side->scopes.fn_id[n->id] : 0;
     return fn ? side->nodes.by_id[fn - 1] : NULL;
 }

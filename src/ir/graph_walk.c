@@ -605,7 +605,8 @@ void graph_drop_scopes(graft_graph *g)
 {
     free(g->side.scopes.fn_id);
     g->side.scopes.fn_id = NULL;
-    g->side.scopes.cap = 0; /* (every id past it: @main's) */
+    g->side.scopes.cap = 0;
+    g->side.scopes.dropped = true; /* note [scopes after the drop] in graph_node.h */
 }
 
 void graph_drop_name_table(graft_graph *g)
