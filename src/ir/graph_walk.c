@@ -188,7 +188,7 @@ static bool reached_by_users(const graft_graph *g, uint8_t *reached)
         const graft_node *n = g->nodes[id];
         if (n->dead)
             continue;
-        if (n->users || n == g->output) { /* (a word of 0: no user, note [users word]) */
+        if (n->users || n == g->output) { /* (0: no user, note [users word] in graph_users.c) */
             reached[id] = 1;
             if (n->kind != NODE_FUNC)
                 continue;
