@@ -3,6 +3,7 @@
 #include <check.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2344,10 +2345,10 @@ END_TEST
 
 /* note [scopes dropped before printing] in graph_walk.c: a partitioned
  * graph prints the same text without its scope table, which is freed
- * (node_scope NULL for every node, the graph's bytes 4 fewer an id), and
+ * (the graph's bytes 4 fewer an id; no scope read or set after: note
+ * [scopes after the drop] in graph_node.h, test_scope_after_drop), and
  * without its interner's table, which the printing does not make again;
- * a node put in a function's scope after makes the scope table again,
- * an interning the interner's (the same copy). */
+ * an interning after makes the interner's again (the same copy). */
 START_TEST(test_scopes_dropped_before_printing)
 {
     graft_graph *g = main_with_nested_fn(true);
@@ -2367,7 +2368,6 @@ START_TEST(test_scopes_dropped_before_printing)
     const char *negative = graph_intern(g, "negative");
     graph_drop_name_table(g);
     ck_assert_uint_eq(g->strings->nslots, 0);
-    ck_assert_ptr_null(node_scope(g, neg));
     char *after = relay_print_string(g);
     ck_assert_str_eq(after, before);
     ck_assert_str_eq(after, "def @main(%x) {\n"
@@ -2380,9 +2380,7 @@ START_TEST(test_scopes_dropped_before_printing)
     ck_assert_uint_eq(g->strings->nslots, 0); /* (the printer interned nothing) */
     ck_assert_ptr_eq(graph_intern(g, "negative"), negative);
     ck_assert_uint_ne(g->strings->nslots, 0);
-    graph_set_scope(g, neg, nested);
-    ck_assert_ptr_eq(node_scope(g, neg), nested);
-    ck_assert_ptr_null(node_scope(g, relu));
+    ck_assert(g->side.scopes.dropped);
     ck_assert_ptr_eq(fn, graph_global_fn(g, 0));
     free(before);
     free(after);
@@ -2629,7 +2627,7 @@ START_TEST(test_node_given_attr)
 }
 END_TEST
 
-/* note [users word] in graph.c: a single user is the value's word
+/* note [users word] in graph_users.c: a single user is the value's word
  * whatever its slot's index below 65,535, a callee's too, and reads back
  * its user and index; a second user makes a list, which goes back to the
  * word when one is left; a slot past the word's 16 bits makes a list of
@@ -2682,7 +2680,7 @@ static void user_ids(const graft_node *v, uint32_t *ids, int count)
     ck_assert_int_eq(seen, count);
 }
 
-/* note [user lists] in graph.c: a value read by 100,000 calls, each
+/* note [user lists] in graph_users.c: a value read by 100,000 calls, each
  * relinked to another by graph_set_arg in reverse order, then back in a
  * shuffled order, then all moved by graph_replace_all_uses and swept:
  * every list keeps the order its uses were made in, and the probes of its
@@ -2748,7 +2746,7 @@ START_TEST(test_user_lists_linear)
 }
 END_TEST
 
-/* note [common orders] in graph.c: a value read by 100 calls loses the
+/* note [common orders] in graph_users.c: a value read by 100 calls loses the
  * newest 50 one by one, each a pop (one probe, no move, no list made, no
  * index), and its list keeps the 50 oldest in order; a use made again is
  * appended in place (no list made, no move); the oldest ten then go, two
@@ -2821,6 +2819,66 @@ START_TEST(test_set_arg_words)
     ck_assert(!node_users_listed(b) && !node_users_listed(h));
     ck_assert_uint_eq(graph_user_counts(g).lists, before.lists);
     check_users(g);
+    graph_free(g);
+}
+END_TEST
+
+/* What scope_step does to g: a node put in a function's scope or in
+ * @main's, the table reserved, or a node's scope read. */
+typedef enum ScopeStep { SET_IN_FN, SET_IN_MAIN, RESERVE, READ } ScopeStep;
+
+/* Whether step on g aborts, run in a child of its own (stderr quiet): the
+ * nested function's body put in it or in @main's, or its scope read. */
+static bool scope_step_aborts(graft_graph *g, ScopeStep step)
+{
+    graft_node *nested = node_callee(node_arg(graph_output(g), 0));
+    graft_node *neg = node_body(nested);
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        int quiet = open("/dev/null", O_WRONLY);
+        dup2(quiet, STDERR_FILENO);
+        if (step == SET_IN_FN)
+            graph_set_scope(g, neg, nested);
+        else if (step == SET_IN_MAIN)
+            graph_set_scope(g, neg, NULL);
+        else if (step == RESERVE)
+            graph_reserve_scopes(g);
+        else
+            _exit(node_scope(g, neg) == nested ? 0 : 1);
+        _exit(0);
+    }
+    int status = 0;
+    ck_assert_int_eq(waitpid(child, &status, 0), child);
+    if (WIFEXITED(status)) {
+        ck_assert_int_eq(WEXITSTATUS(status), 0);
+        return false;
+    }
+    ck_assert(WIFSIGNALED(status));
+    ck_assert_int_eq(WTERMSIG(status), SIGABRT);
+    return true;
+}
+
+/* note [scopes after the drop] in graph_node.h: before the drop no step
+ * aborts; after it, putting a node in a function's scope aborts, and so
+ * does reserving the table, in every build; putting one in @main's
+ * changes nothing; reading a scope aborts in a checked build
+ * (GRAFT_CHECKED) and reads @main's (NULL) in any other. */
+START_TEST(test_scope_after_drop)
+{
+    graft_graph *g = main_with_nested_fn(true);
+    ck_assert(!scope_step_aborts(g, READ));
+    ck_assert(!scope_step_aborts(g, SET_IN_FN));
+    ck_assert(!scope_step_aborts(g, RESERVE));
+    graph_drop_scopes(g);
+    ck_assert(scope_step_aborts(g, SET_IN_FN));
+    ck_assert(scope_step_aborts(g, RESERVE));
+    ck_assert(!scope_step_aborts(g, SET_IN_MAIN));
+#ifdef GRAFT_CHECKED
+    ck_assert(scope_step_aborts(g, READ));
+#else
+    ck_assert_ptr_null(node_scope(g, node_body(node_callee(node_arg(graph_output(g), 0)))));
+#endif
     graph_free(g);
 }
 END_TEST
@@ -2927,6 +2985,9 @@ static Suite *graph_suite(void)
     tc = tcase_create("attributes");
     tcase_add_test(tc, test_attr_value_ints);
     tcase_add_test(tc, test_node_given_attr);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("scopes after the drop");
+    tcase_add_test(tc, test_scope_after_drop);
     suite_add_tcase(s, tc);
     return s;
 }

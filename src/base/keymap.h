@@ -18,7 +18,7 @@
  * by their names' addresses, not mixed first (note [values by address]
  * in src/onnx/onnx_graph.h); and a long user list's index of positions
  * in the list, which a removal updates by backward shift (note [user
- * lists] in src/ir/graph.c) (exceptions: 4 files, counted by
+ * lists] in src/ir/graph_users.c) (exceptions: 4 files, counted by
  * tests/one_notes.sh, which finds a probe that wraps with a mask; the
  * interner's, a table sized to its count, does not wrap: note [interner
  * load] in arena.c).

@@ -1,4 +1,6 @@
-/* graph.c - nodes, users lists and builders of the graph IR (graph.h). */
+/* graph.c - the graph and its nodes (graph.h): the tables by id, the
+ * interning of names, the node pool and the builders, and the edits that
+ * move a use (a value's users are graph_users.c's). */
 #include "graph.h"
 
 #include <stddef.h>
@@ -11,14 +13,14 @@
 
 /* note [node size]: struct graft_node is 48 bytes on LP64 (checked here
  * and by tests/check_graph.c): an 8-byte header (kind, flags, id), the
- * operand and user counts, the users word (note [users word]), one
- * string (op, name or constant spelling), type, then one kind-specific
- * word (a constant's value, a
- * function's or match's record, an element's index, a call's result and
- * attribute counts; a function's attribute count is in its record).  That
- * word comes last so that a variable, which has none, is cut without it
- * (note [short nodes]).  The operand slots (8 bytes each, the node read:
- * note [users word]) are allocated right after the node, a callee's
+ * operand and user counts, the users word (note [users word] in
+ * graph_users.c), one string (op, name or constant spelling), type, then
+ * one kind-specific word (a constant's value, a function's or match's
+ * record, an element's index, a call's result and attribute counts; a
+ * function's attribute count is in its record).  That word comes last so
+ * that a variable, which has none, is cut without it (note [short
+ * nodes]).  The operand slots (8 bytes each, the node read: note [users
+ * word]) are allocated right after the node, a callee's
  * after the operands, so their place is computed, not stored
  * (node_slots, node_callee_slot), and after them, in the nodes that have
  * one, the tail word (note [tail word]): a unary op takes 56 bytes of
@@ -153,8 +155,6 @@ void graph_fit_nodes(graft_graph *g, size_t more)
         nodes_resize(g, cap);
 }
 
-static void user_pool_free(UserPool *p); /* (with the users lists, below) */
-
 void graph_free(graft_graph *g)
 {
     if (!g)
@@ -189,7 +189,7 @@ void graph_free(graft_graph *g)
     vec_free(&g->cone);
     vec_free(&g->orphan_vars);
     vec_free(&g->node_blocks);
-    user_pool_free(&g->user_pool);
+    graph_user_pool_free(&g->user_pool);
     free(g);
 }
 
@@ -442,454 +442,21 @@ FuncParts node_func_parts(const graft_node *n)
     return (FuncParts){f->params, f->nparams, f->nattrs, f->body, d->ret, d->type_params};
 }
 
-/* ---- users lists ---- */
-
-/* note [users word]: a value's users are the word users of its node, not
- * a record in each operand slot: an operand slot is the pointer to the
- * node it reads (8 bytes, node_slots), where it was a 32-byte struct Use
- * linked into its value's list (user, value, prev, next), 5.44 MB of the
- * workload's partition's peak at 10,000 copies.  On that workload every
- * value has one user, so the word holds it: the user's address in its low
- * 48 bits and the slot's index + 1 (0 for USE_CALLEE) in its top 16; a
- * value of no user has 0.  Node memory is below 2^48 and 8-aligned
- * (node_aligned checks each block and large node it takes: x86-64's and
- * AArch64's user addresses are 47 or 48 bits unless a program asks the
- * kernel for more, which graft does not).  The top bits, not the 3 low
- * ones the alignment frees, because an index past 5 is common: the
- * workload's output tuple has 10,000 fields, and each root at a field
- * past the fifth had a list of its own (9,994 of them, made at the load
- * and again when the partition moves the root's use to its call: 2.2 M
- * instructions and 320 KB).  A value with more users, or one whose index
- * does not fit in 16 bits, has a struct UserList tagged 1 in the low bit
- * (note [user lists]).  nusers stays a field of the node, so node_nusers
- * is one load; linking a single user is two stores, unlinking it one. */
-_Static_assert(sizeof(uintptr_t) == 8, "a users word has 64 bits (note [users word])");
-
-/* note [user lists]: a list is cut from the graph's pool of pieces of
- * 32 << k bytes with a free list per size (UserPool, freed with the
- * graph), a residual net's thousands of two-user values a piece each, not
- * a malloc each; its header and entries fill the piece (cap is a power of
- * two less two, the header two entries' room).  Entries stay in the order
- * the uses were made (the ONNX writer reads a call's results in that
- * order) and a list grows by a new piece of twice the size.  Removing an
- * entry of a short list (cap below USER_INDEX_CAP) finds it by a scan and
- * closes the gap, at most a few dozen entries; in a longer list the
- * removed entry becomes a tombstone (user NULL, which node_user_next
- * skips), the list made anew without them once they outnumber the live
- * ones.  The oldest live entry is at head, and most removals are of it or
- * of the newest, which len then leaves (a pass takes a shared constant's
- * users in their order or the reverse: the workload's ONNX partition the
- * 10,000 of its epsilon, newest first); any other is found by an index,
- * open addressing of (user, operand) to the entry's position, linear
- * probing with deletion by backward shift (not a KeyMap, which deletes
- * nothing: an exception of note [one hash map] in keymap.h), made by the
- * first such removal (O(len), as the list's growth or remaking is) and
- * kept by appends until the list is made anew.  So removing each of a million users, in any
- * order (graph_set_arg, the sweeps), costs each a probe or two and
- * amortized O(1) moves, never a scan of the list (tests/check_graph.c's
- * wide fan-outs hold GraphUserCounts to that).  A list of one user that
- * the word can say goes back to the word. */
-enum { USER_INDEX_CAP = 30 };
-/* The pool's first block: a model's few lists (resnet50's residual adds
- * and fold_bn's pairs, note [two users]) take a few KB; each block after
- * is twice the last, up to NODE_BLOCK (64 KB, which the first was: 66 KB
- * more of resnet50's peak than the linked lists took). */
-enum { USER_BLOCK_MIN = 2048 };
-
-_Static_assert(sizeof(void *) != 8 || sizeof(struct UserList) == 2 * sizeof(struct UserEntry),
-               "a list's header is two entries (note [user lists])");
-_Static_assert(sizeof(void *) != 8 || sizeof(struct UserEntry) == 16,
-               "an entry is 16 bytes (note [user lists])");
-
-/* The pool's class of a piece of bytes (a power of two, at least 32). */
-static unsigned piece_class(size_t bytes)
-{
-    return (unsigned)__builtin_ctzll((unsigned long long)bytes) - 5;
-}
-
-static void *piece_take(graft_graph *g, size_t bytes)
-{
-    UserPool *p = &g->user_pool;
-    unsigned k = piece_class(bytes);
-    if (k >= USER_CLASSES)
-        out_of_memory();
-    void *piece = p->free[k];
-    if (piece) {
-        p->free[k] = *(void **)piece;
-        return piece;
-    }
-    if (bytes > NODE_BLOCK / 4) { /* a piece of its own */
-        piece = xmalloc(bytes);
-        vec_push(&p->blocks, piece);
-        p->counts.pool_bytes += bytes;
-        return piece;
-    }
-    if (p->left < bytes) { /* (a block's tail too short is left unused) */
-        size_t size = p->block ? p->block : USER_BLOCK_MIN;
-        while (size < bytes)
-            size *= 2;
-        p->block = size < NODE_BLOCK ? 2 * size : NODE_BLOCK;
-        p->next = xmalloc(size);
-        vec_push(&p->blocks, (void *)p->next);
-        p->left = size;
-        p->counts.pool_bytes += size;
-    }
-    piece = p->next;
-    p->next += bytes;
-    p->left -= bytes;
-    return piece;
-}
-
-static void piece_give(graft_graph *g, void *piece, size_t bytes)
-{
-    UserPool *p = &g->user_pool;
-    unsigned k = piece_class(bytes);
-    *(void **)piece = p->free[k];
-    p->free[k] = piece;
-}
-
-static void user_pool_free(UserPool *p)
-{
-    for (size_t i = 0; i < p->blocks.len; i++)
-        free(p->blocks.items[i]);
-    vec_free(&p->blocks);
-}
-
-GraphUserCounts graph_user_counts(const graft_graph *g)
-{
-    return g->user_pool.counts;
-}
-
-static size_t list_bytes(uint32_t cap)
-{
-    return ((size_t)cap + 2) * sizeof(struct UserEntry);
-}
-
-/* The entries of an index of a list of cap entries: more than twice the
- * entries it can hold, a power of two. */
-static size_t index_size(uint32_t cap)
-{
-    return 2 * ((size_t)cap + 2);
-}
-
-static struct UserList *list_of(const graft_node *v)
-{
-    return (struct UserList *)(v->users - USERS_LIST_TAG);
-}
-
-/* The home slot of (user, operand) in an index of mask + 1 slots (a
- * power of two): note [one cache slot]'s formula, whose top bits spread
- * the users' addresses, made at a fixed stride, evenly. */
-static size_t index_home(const graft_node *user, int operand, size_t mask)
-{
-    uint64_t key = (uint64_t)(uintptr_t)user ^ ((uint64_t)(uint32_t)operand << 48);
-    return cache_slot(key, (unsigned)__builtin_ctzll(mask + 1));
-}
-
-static void index_put(graft_graph *g, struct UserList *l, uint32_t pos)
-{
-    size_t mask = index_size(l->cap) - 1;
-    size_t i = index_home(l->at[pos].user, l->at[pos].operand, mask);
-    g->user_pool.counts.probes++;
-    while (l->index[i]) {
-        i = (i + 1) & mask;
-        g->user_pool.counts.probes++;
-    }
-    l->index[i] = pos + 1;
-}
-
-/* Whether e is (user, operand). */
-static inline bool entry_is(const struct UserEntry *e, const graft_node *user, int operand)
-{
-    return e->user == user && e->operand == operand;
-}
-
-/* Removes (user, operand) from l's index and returns its position. */
-static uint32_t index_take(graft_graph *g, struct UserList *l, const graft_node *user,
-                           int operand)
-{
-    size_t mask = index_size(l->cap) - 1;
-    size_t i = index_home(user, operand, mask);
-    for (;; i = (i + 1) & mask) {
-        g->user_pool.counts.probes++;
-        const struct UserEntry *e = &l->at[l->index[i] - 1]; /* (it is there) */
-        if (entry_is(e, user, operand))
-            break;
-    }
-    uint32_t pos = l->index[i] - 1;
-    for (size_t j = (i + 1) & mask; l->index[j]; j = (j + 1) & mask) { /* backward shift */
-        g->user_pool.counts.probes++;
-        const struct UserEntry *e = &l->at[l->index[j] - 1];
-        size_t home = index_home(e->user, e->operand, mask);
-        if (((j - home) & mask) >= ((j - i) & mask)) { /* home not in (i, j] */
-            l->index[i] = l->index[j];
-            i = j;
-        }
-    }
-    l->index[i] = 0;
-    return pos;
-}
-
-/* l's index made, of its live entries (note [user lists]). */
-static void index_make(graft_graph *g, struct UserList *l)
-{
-    l->index = piece_take(g, index_size(l->cap) * sizeof *l->index);
-    memset(l->index, 0, index_size(l->cap) * sizeof *l->index);
-    for (uint32_t pos = l->head; pos < l->len; pos++)
-        if (l->at[pos].user)
-            index_put(g, l, pos);
-}
-
-/* A list of cap entries holding the live entries of the n at from, in
- * order, without an index. */
-static struct UserList *list_make(graft_graph *g, uint32_t cap, const struct UserEntry *from,
-                                  uint32_t n)
-{
-    struct UserList *l = piece_take(g, list_bytes(cap));
-    g->user_pool.counts.lists++;
-    *l = (struct UserList){.cap = cap};
-    for (uint32_t i = 0; i < n; i++)
-        if (from[i].user)
-            l->at[l->len++] = from[i];
-    g->user_pool.counts.moves += l->len;
-    return l;
-}
-
-static void list_free(graft_graph *g, struct UserList *l)
-{
-    if (l->index)
-        piece_give(g, l->index, index_size(l->cap) * sizeof *l->index);
-    piece_give(g, l, list_bytes(l->cap));
-}
-
-/* The capacity of a list made for n users: room for as many again. */
-static uint32_t list_cap_for(uint32_t n)
-{
-    uint32_t cap = 2;
-    while (cap < 2 * n)
-        cap = 2 * cap + 2;
-    return cap;
-}
-
-/* v's users made anew from its list l, whose live entries number
- * v->nusers: none, the word of one, or a list without tombstones. */
-static void list_refit(graft_graph *g, graft_node *v, struct UserList *l)
-{
-    uint32_t n = (uint32_t)v->nusers;
-    if (n <= 1) {
-        uint32_t k = l->head;
-        while (n && !l->at[k].user)
-            k++;
-        if (!n || word_holds(l->at[k].operand)) {
-            v->users = n ? user_word(l->at[k].user, l->at[k].operand) : 0;
-            list_free(g, l);
-            return;
-        }
-    }
-    struct UserList *fit = list_make(g, list_cap_for(n), l->at, l->len);
-    list_free(g, l);
-    v->users = (uintptr_t)fit | USERS_LIST_TAG;
-}
-
-/* note [two users]: a rewrite makes its new node on the inputs of the
- * nodes it replaces before those die, so each input has two users for a
- * moment, a list made and refitted to the word: 50,000 of them on the
- * workload's Relay rewrite, 220 instructions each through list_make and
- * list_refit.  The word's second user and the removal of one of two take
- * their own few stores instead (a list of 2 from the pool's free list,
- * and the one left put back in the word: graph_users_unpair in
- * graph_impl.h, inline in the kill of a cone, which gives most back). */
-
-/* users_add past the word: v's user list made (from its word's user) or
- * grown, then user appended; and the count. */
-static __attribute__((noinline)) void list_add(graft_graph *g, graft_node *v,
-                                               graft_node *user, int operand)
-{
-    struct UserList *l;
-    if (!node_users_listed(v)) { /* from the word: its user first */
-        struct UserEntry one = {node_user(v, 0), node_user_operand(v, 0)};
-        l = list_make(g, PAIR_CAP, &one, v->users ? 1 : 0);
-    } else {
-        l = list_of(v);
-        if (l->len == l->cap) {
-            struct UserList *grown = list_make(g, 2 * l->cap + 2, l->at + l->head,
-                                               l->len - l->head);
-            list_free(g, l);
-            l = grown;
-        }
-    }
-    l->at[l->len] = (struct UserEntry){user, operand};
-    if (l->index)
-        index_put(g, l, l->len);
-    l->len++;
-    v->users = (uintptr_t)l | USERS_LIST_TAG;
-    v->nusers++;
-}
-
-/* pair_add past a pair: an append to a list with room and no index
- * stored here (note [common orders]), else list_add's. */
-static __attribute__((noinline)) void list_append(graft_graph *g, graft_node *v,
-                                                  graft_node *user, int operand)
-{
-    struct UserList *l = list_of(v);
-    if (!node_users_listed(v) || l->len == l->cap || l->index) {
-        list_add(g, v, user, operand);
-        return;
-    }
-    l->at[l->len++] = (struct UserEntry){user, operand};
-    v->nusers++;
-}
-
-/* users_add of a second user to v's word (note [two users]), or
- * list_append's. */
-static __attribute__((noinline)) void pair_add(graft_graph *g, graft_node *v,
-                                               graft_node *user, int operand)
-{
-    UserPool *p = &g->user_pool;
-    struct UserList *l = p->free[PAIR_CLASS];
-    if (!l || !v->users || node_users_listed(v)) {
-        list_append(g, v, user, operand);
-        return;
-    }
-    p->free[PAIR_CLASS] = *(void **)l; /* (piece_take's reuse, inline) */
-    uintptr_t w = v->users;            /* (the word's user: node_user's) */
-    *l = (struct UserList){.len = 2, .cap = PAIR_CAP};
-    l->at[0] = (struct UserEntry){(graft_node *)(w & USER_ADDRESS_MASK),
-                                  (int)(w >> USER_OPERAND_SHIFT) - 1};
-    l->at[1] = (struct UserEntry){user, operand};
-    p->counts.lists++;
-    v->users = (uintptr_t)l | USERS_LIST_TAG;
-    v->nusers = 2;
-}
-
-/* Appends (user, operand) to v's users (creation order). */
-static inline void users_add(graft_graph *g, graft_node *v, graft_node *user, int operand)
-{
-    if (!v->users && word_holds(operand)) {
-        v->users = user_word(user, operand);
-        v->nusers = 1;
-    } else {
-        pair_add(g, v, user, operand);
-    }
-}
-
-/* Tombstones the entry at pos of l, a list of USER_INDEX_CAP or more
- * entries; head moves past the tombstones it reaches, and len back. */
-static inline void list_bury(struct UserList *l, uint32_t pos)
-{
-    l->at[pos].user = NULL;
-    while (l->head < l->len && !l->at[l->head].user)
-        l->head++;
-    while (l->len > l->head && !l->at[l->len - 1].user)
-        l->len--;
-}
-
-/* Whether v's list l is to be made anew: v has a user or none left, or
- * its tombstones outnumber its users. */
-static inline bool list_to_refit(const graft_node *v, const struct UserList *l)
-{
-    return v->nusers <= 1 || l->len - (uint32_t)v->nusers > (uint32_t)v->nusers;
-}
-
-/* users_remove from a list (note [user lists]). */
-static __attribute__((noinline)) void list_remove(graft_graph *g, graft_node *v,
-                                                  const graft_node *user, int operand)
-{
-    struct UserList *l = list_of(v);
-    if (l->cap >= USER_INDEX_CAP) { /* not at an end, or indexed: by the index */
-        if (!l->index)
-            index_make(g, l);
-        list_bury(l, index_take(g, l, user, operand));
-    } else {
-        uint32_t pos = 0;
-        while (!entry_is(&l->at[pos], user, operand))
-            pos++;
-        g->user_pool.counts.probes += pos + 1;
-        g->user_pool.counts.moves += l->len - pos - 1;
-        for (uint32_t k = pos + 1; k < l->len; k++) /* (a few: no call of memmove) */
-            l->at[k - 1] = l->at[k];
-        l->len--;
-    }
-    if (list_to_refit(v, l))
-        list_refit(g, v, l);
-}
-
-/* note [common orders]: a shared value's list is grown by its users in
- * creation order and emptied by a pass in that order or the reverse: the
- * workload's ONNX epsilon, one initializer read by the 10,000 batch
- * norms, gains them at the import and loses them newest first to the
- * partition, oldest first to the rewrite.  So an append to a list with
- * room and no index is a store in list_append, not list_add's path (39
- * instructions an append there), and graph_users_remove_listed asks
- * whether a long list without an index loses its newest or its oldest
- * entry before it calls anything, then list_remove_newest pops it or
- * list_remove_oldest moves head past it (73 and 58 instructions a
- * removal through list_remove_at_end, list_end_of and list_bury, which
- * were).  Any other removal is list_remove's. */
-
-/* graph_users_remove_listed of the newest entry of l, v's list, long and
- * without an index (note [common orders]): popped, with the tombstones
- * it uncovers. */
-static __attribute__((noinline)) void list_remove_newest(graft_graph *g, graft_node *v,
-                                                         struct UserList *l)
-{
-    g->user_pool.counts.probes++;
-    uint32_t len = l->len - 1; /* (a local: the loop reads no field again) */
-    while (len > l->head && !l->at[len - 1].user)
-        len--;
-    l->len = len;
-    if (list_to_refit(v, l))
-        list_refit(g, v, l);
-}
-
-/* The same of its oldest entry, asked second: a tombstone, head moved
- * past it and those after it. */
-static __attribute__((noinline)) void list_remove_oldest(graft_graph *g, graft_node *v,
-                                                         struct UserList *l)
-{
-    g->user_pool.counts.probes += 2;
-    uint32_t head = l->head;
-    l->at[head++].user = NULL;
-    while (head < l->len && !l->at[head].user)
-        head++;
-    l->head = head;
-    if (list_to_refit(v, l))
-        list_refit(g, v, l);
-}
-
-void graph_users_remove_listed(graft_graph *g, graft_node *v, const graft_node *user,
-                               int operand)
-{
-    if (graph_users_unpair(g, v, user, operand))
-        return;
-    struct UserList *l = list_of(v);
-    if (l->cap >= USER_INDEX_CAP && !l->index) { /* note [common orders] */
-        if (entry_is(&l->at[l->len - 1], user, operand)) {
-            list_remove_newest(g, v, l);
-            return;
-        }
-        if (entry_is(&l->at[l->head], user, operand)) {
-            list_remove_oldest(g, v, l);
-            return;
-        }
-    }
-    list_remove(g, v, user, operand);
-}
-
 /* ---- builders ---- */
 
 /* note [node pool]: the arena aligns what it hands out to 16 bytes, so a
  * 72-byte node with its 32-byte slots would take 80 + 32 n bytes, as an
  * 80-byte one does.  Nodes need 8 (the users word's tag needs no more:
- * note [users word]): they are cut from 64 KB blocks at
+ * note [users word] in graph_users.c): they are cut from 64 KB blocks at
  * 8-byte steps, each node zeroed as it is cut (as arena_alloc zeroes
  * what it gives), but not its operand slots: every builder fills each
  * slot whole (graph_set_operands, a callee's slot), and zeroing them too
  * made the zeroing a memset of a variable size, a call; a node too large
- * for a block gets the arena's own allocation.  The blocks are malloc'd, not the arena's: the arena
- * zeroes a large allocation twice (alloc_big, then arena_alloc), and
- * glibc's memset counts an instruction a byte under callgrind, which
- * put about 570 instructions on each op node of bench/e2e.sh's partition. */
+ * for a block gets the arena's own allocation.  The blocks are malloc'd,
+ * not the arena's: the arena zeroes a large allocation twice (alloc_big,
+ * then arena_alloc), and glibc's memset counts an instruction a byte
+ * under callgrind, which put about 570 instructions on each op node of
+ * bench/e2e.sh's partition. */
 _Static_assert(sizeof(graft_node) % 8 == 0 && sizeof(graft_node *) % 8 == 0,
                "nodes and slots keep 8-byte alignment (note [node pool])");
 
@@ -959,9 +526,9 @@ static inline graft_node *pool_take(graft_graph *g, size_t size)
 }
 
 /* mem of size bytes, which nodes are cut from: 8-aligned and below
- * 2^48, as the users word needs (note [users word]); checked at each
- * block and large node, so that the nodes cut at 8-byte steps from a
- * block need no check. */
+ * 2^48, as the users word needs (note [users word] in graph_users.c);
+ * checked at each block and large node, so that the nodes cut at 8-byte
+ * steps from a block need no check. */
 static void *node_aligned(void *mem, size_t size)
 {
     if (((uintptr_t)mem & 7) || ((uintptr_t)mem + size - 1) > USER_ADDRESS_MASK)
@@ -1096,7 +663,7 @@ GRAFT_HOT void fill_operands(graft_graph *g, graft_node *n, graft_node *const *a
     n->nargs = nargs;
     for (int i = 0; i < nargs; i++) {
         slots[i] = args[i];
-        users_add(g, args[i], n, i);
+        graph_users_add(g, args[i], n, i);
     }
 }
 
@@ -1262,7 +829,7 @@ static graft_node *fn_call(graft_graph *g, graft_node *callee, graft_node *const
     graph_set_operands(g, n, args, nargs);
     n->flag = 1; /* the callee is the slot after the operands */
     *node_callee_slot(n) = callee;
-    users_add(g, callee, n, USE_CALLEE);
+    graph_users_add(g, callee, n, USE_CALLEE);
     return n;
 }
 
@@ -1373,6 +940,8 @@ void graph_set_type_params(graft_graph *g, graft_node *fn, const char *names)
 void graph_scopes_grow(graft_graph *g)
 {
     struct GraphScopes *t = &g->side.scopes;
+    if (t->dropped) /* (note [scopes after the drop] in graph_node.h) */
+        abort();
     if (!t->fn_id) {
         t->fn_id = xcalloc(g->nodes_cap, sizeof *t->fn_id);
     } else {
@@ -1403,7 +972,7 @@ static __attribute__((noinline)) void relink_slot(graft_graph *g, graft_node **s
 {
     graph_users_remove(g, *slot, user, i);
     *slot = value;
-    users_add(g, value, user, i);
+    graph_users_add(g, value, user, i);
 }
 
 /* A partition moves each input of a region to its function's parameter
@@ -1421,7 +990,7 @@ void graph_set_arg(graft_graph *g, graft_node *user, int i, graft_node *value)
         relink_slot(g, slot, user, i, value);
         return;
     }
-    old->users = 0; /* (its word held this use, its one: note [users word]) */
+    old->users = 0; /* (its word held this use, its one: note [users word] in graph_users.c) */
     old->nusers = 0;
     *slot = value;
     value->users = user_word(user, i);
@@ -1441,40 +1010,6 @@ static void replace_body(graft_graph *g, graft_node *old, graft_node *new_node_)
     }
 }
 
-/* Moves old's use by user's slot operand over to to, appended to its
- * users; old's own users are its caller's to fix. */
-static void move_use(graft_graph *g, graft_node *old, graft_node *user, int operand,
-                     graft_node *to)
-{
-    *graph_slot_of(user, operand) = to;
-    users_add(g, to, user, operand);
-    if (!node_users_listed(old)) {
-        old->users = 0;
-        old->nusers = 0;
-    }
-}
-
-/* graph_replace_all_uses of a list: its entries moved to to in order, but
- * to's own, kept in place; then old's list refitted to those. */
-static __attribute__((noinline)) void move_listed_uses(graft_graph *g, graft_node *old,
-                                                       graft_node *to)
-{
-    struct UserList *l = list_of(old);
-    uint32_t kept = 0;
-    for (uint32_t pos = 0; pos < l->len; pos++) {
-        struct UserEntry e = l->at[pos];
-        if (e.user == to)
-            l->at[kept++] = e;
-        else if (e.user)
-            move_use(g, old, e.user, e.operand, to);
-    }
-    g->user_pool.counts.moves += l->len;
-    l->len = kept;
-    l->head = 0;
-    old->nusers = (int32_t)kept;
-    list_refit(g, old, l);
-}
-
 /* Moves every use of old over to new_node (except new_node's own), then
  * the output or function body that was old. */
 void graph_replace_all_uses(graft_graph *g, graft_node *old, graft_node *new_node_)
@@ -1484,14 +1019,14 @@ void graph_replace_all_uses(graft_graph *g, graft_node *old, graft_node *new_nod
     g->swept = false; /* (note [swept graph] in graph_walk.c) */
     g->relinked = true; /* (note [reached by users] in graph_walk.c) */
     if (node_users_listed(old)) {
-        move_listed_uses(g, old, new_node_);
-    } else if (old->users && node_user(old, 0) != new_node_) { /* (move_use's, inline) */
+        graph_users_move_listed(g, old, new_node_);
+    } else if (old->users && node_user(old, 0) != new_node_) { /* the word's one use, inline */
         graft_node *user = node_user(old, 0);
         int operand = node_user_operand(old, 0);
         *graph_slot_of(user, operand) = new_node_;
         old->users = 0;
         old->nusers = 0;
-        users_add(g, new_node_, user, operand);
+        graph_users_add(g, new_node_, user, operand);
     }
     replace_body(g, old, new_node_);
 }

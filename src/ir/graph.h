@@ -135,7 +135,7 @@ static inline graft_node *node_arg(const graft_node *n, int i);
  *          k = node_user_next(n, k))
  * with node_user(n, k), the user, and node_user_operand(n, k), its slot's
  * index, each O(1); the k are positions, not a count (a large list may
- * hold removed entries between them: note [user lists] in graph.c), and
+ * hold removed entries between them: note [user lists] in graph_users.c), and
  * hold only until the next edit.  node_sole_user: the user when there is
  * exactly one, else NULL. */
 enum { USE_CALLEE = -1 };
@@ -147,7 +147,7 @@ static inline graft_node *node_user(const graft_node *n, int k);
 static inline int node_user_operand(const graft_node *n, int k);
 static inline graft_node *node_sole_user(const graft_node *n);
 
-/* How a graph's user lists went (note [user lists] in graph.c): for the
+/* How a graph's user lists went (note [user lists] in graph_users.c): for the
  * tests that hold their edits linear, and bench's memory. */
 typedef struct GraphUserCounts {
     uint64_t probes; /* index slots and list entries read to find or place
@@ -298,9 +298,10 @@ size_t graph_release_dead(graft_graph *g);
 /* The positions freed: node_line and node_col are 0 for every node after
  * (for a step that reports none, as writing the output). */
 void graph_drop_positions(graft_graph *g);
-/* The scope table freed: node_scope is NULL for every node after, as if
- * all were @main's (for a graph only printed as Relay, then freed: note
- * [scopes dropped before printing] in graph_walk.c). */
+/* The scope table freed, for a graph only printed as Relay, then freed
+ * (note [scopes dropped before printing] in graph_walk.c): no node's
+ * scope may be read or set after (note [scopes after the drop] in
+ * graph_node.h). */
 void graph_drop_scopes(graft_graph *g);
 /* The interner's table freed, its strings kept (note [interner table
  * dropped] in arena.c): an interning after makes it again. */

@@ -136,7 +136,7 @@ void graph_drop_positions(graft_graph *g)
  * before. */
 /* Drops dying n's use of value by slot operand from value's users, and
  * stacks value when that was its last use: always when its word held it,
- * its one user (note [users word] in graph.c), so no count is tested. */
+ * its one user (note [users word] in graph_users.c), so no count is tested. */
 static inline void leave_operand(graft_graph *g, graft_node *n, int operand,
                                  graft_node *value)
 {

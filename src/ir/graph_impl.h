@@ -90,7 +90,7 @@ typedef struct NodeBlock {
 } NodeBlock;
 
 /* The pool user lists and their indexes are cut from (note [user
- * lists] in graph.c): pieces of 32 << k bytes, k < USER_CLASSES. */
+ * lists] in graph_users.c): pieces of 32 << k bytes, k < USER_CLASSES. */
 enum { USER_CLASSES = 27 };
 typedef struct UserPool {
     void *free[USER_CLASSES]; /* per class: pieces freed, linked through
@@ -271,8 +271,11 @@ static inline graft_node **graph_slot_of(const graft_node *user, int operand)
 {
     return operand == USE_CALLEE ? node_callee_slot(user) : &node_slots(user)[operand];
 }
+
+/* ---- a value's users (graph_users.c) ---- */
+
 /* The word of a single user at slot operand (note [users word] in
- * graph.c). */
+ * graph_users.c). */
 static inline uintptr_t user_word(const graft_node *user, int operand)
 {
     return (uintptr_t)user | ((uintptr_t)(uint32_t)(operand + 1) << USER_OPERAND_SHIFT);
@@ -282,12 +285,28 @@ static inline bool word_holds(int operand)
 {
     return (uint32_t)(operand + 1) < (1u << (64 - USER_OPERAND_SHIFT));
 }
+/* graph_users_add past the word: v's second user, the word's one and it
+ * made a pair (note [two users] in graph_users.c), or one more on v's list
+ * (note [user lists] there). */
+void graph_users_add_listed(graft_graph *g, graft_node *v, graft_node *user, int operand);
+/* Appends (user, operand) to v's users (creation order): inline, as the
+ * builders add each operand's use and nearly every value has one user,
+ * its word (note [builders inline] in graph.c). */
+static inline void graph_users_add(graft_graph *g, graft_node *v, graft_node *user, int operand)
+{
+    if (!v->users && word_holds(operand)) {
+        v->users = user_word(user, operand);
+        v->nusers = 1;
+    } else {
+        graph_users_add_listed(g, v, user, operand);
+    }
+}
 enum { PAIR_CAP = 2, PAIR_CLASS = 1 }; /* a list of two users: 64 bytes */
 _Static_assert(PAIR_CAP == 2 && PAIR_CLASS == 1, "a pair is the pool's class 1");
 /* Removes (user, operand) from v's list when it is a pair whose other
- * user the word can hold (note [two users] in graph.c): that one put back
- * in the word, the pair's piece given back to the pool (piece_give's,
- * inline); false, nothing done, for any other list.  Inline in the kill
+ * user the word can hold (note [two users] in graph_users.c): that one
+ * put back in the word, the pair's piece given back to the pool
+ * (piece_give's, inline); false, nothing done, for any other list.  Inline in the kill
  * of a cone, which gives back a rewrite's pairs. */
 static inline bool graph_users_unpair(graft_graph *g, graft_node *v, const graft_node *user,
                                       int operand)
@@ -301,14 +320,14 @@ static inline bool graph_users_unpair(graft_graph *g, graft_node *v, const graft
     g->user_pool.free[PAIR_CLASS] = l;
     return true;
 }
-/* graph_users_remove of a listed value (graph.c): from a list of two,
- * the other put back in the word (note [two users] there), else from its
- * list (note [user lists]). */
+/* graph_users_remove of a listed value: from a list of two, the other
+ * put back in the word (note [two users] in graph_users.c), else from its
+ * list (note [user lists] there). */
 void graph_users_remove_listed(graft_graph *g, graft_node *v, const graft_node *user,
                                int operand);
 /* Removes (user, operand) from v's users: inline, as the sweeps and the
  * kill of a cone remove every dead node's uses, and nearly every value
- * has one user, its word (note [users word] in graph.c). */
+ * has one user, its word (note [users word] in graph_users.c). */
 static inline void graph_users_remove(graft_graph *g, graft_node *v, const graft_node *user,
                                       int operand)
 {
@@ -326,5 +345,10 @@ static inline graft_node *graph_unlink_slot(graft_graph *g, graft_node *user, in
     graph_users_remove(g, v, user, operand);
     return v;
 }
+/* graph_replace_all_uses of a listed old: each use but to's own moved to
+ * to, in order, then old's list refitted to those left. */
+void graph_users_move_listed(graft_graph *g, graft_node *old, graft_node *to);
+/* Frees the pool's blocks, with the graph. */
+void graph_user_pool_free(UserPool *p);
 
 #endif

@@ -14,12 +14,13 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 struct FuncInfo;
 struct MatchInfo;
 struct ConstData;
 
-/* A user's entry in a value's user list (note [users word] in graph.c):
+/* A user's entry in a value's user list (note [users word] in graph_users.c):
  * the user, and which of its operand slots reads the value (USE_CALLEE
  * for its callee's). */
 struct UserEntry {
@@ -42,7 +43,7 @@ struct UserList {
     struct UserEntry at[];
 };
 
-/* The users word (note [users word] in graph.c): a list's address with
+/* The users word (note [users word] in graph_users.c): a list's address with
  * USERS_LIST_TAG, or a single user's address with its operand index + 1
  * in the bits from USER_OPERAND_SHIFT up. */
 enum { USERS_LIST_TAG = 1, USER_OPERAND_SHIFT = 48 };
@@ -117,7 +118,33 @@ struct GraphScopes {
     uint32_t *fn_id;          /* per node id: 1 + its function's id, or 0 */
     size_t cap;               /* entries zeroed in fn_id; ids past it are
                                  @main's */
+    bool dropped;             /* freed by graph_drop_scopes: no scope may
+                                 be read or set after (note [scopes after
+                                 the drop]) */
 };
+
+/* note [scopes after the drop]: graph_drop_scopes frees the scope table
+ * of a graph that is then only printed as Relay and freed (note [scopes
+ * dropped before printing] in graph_walk.c); without it node_scope would
+ * answer @main's for every node, and graph_set_scope would make a table
+ * in which only its node is in a function: both silently wrong.  So the
+ * drop is recorded (dropped), and
+ *   - making the table again aborts (graph_scopes_grow in graph.c, the
+ *     only maker, off the hot path), in every build: graph_set_scope of a
+ *     function, graph_reserve_scopes, a function's adoption of its body;
+ *   - node_scope aborts in a checked build (GRAFT_CHECKED, which
+ *     configure --enable-sanitizers defines, the suite's second build in
+ *     tests/run_all.sh), so every test run there catches a read after
+ *     the drop; in the build that is measured it stays two loads and no
+ *     test (it is asked for each group and each rewrite's root).
+ * The readers after the drop today (runner.c's release_pass_memory, then
+ * engine_free, write_model's relay_print and graph_free) ask no scope:
+ * src/relay calls neither node_scope nor graph_global_of. */
+#ifdef GRAFT_CHECKED
+#define GRAPH_CHECK(what) ((what) ? (void)0 : abort())
+#else
+#define GRAPH_CHECK(what) ((void)0)
+#endif
 
 /* The node table as node_scope and graph_node read it inline: a copy of
  * graft_graph's nodes and nnodes, which nodes_resize and graph_new_node
@@ -139,7 +166,7 @@ struct GraphSide {
 
 /* The operand slots, allocated right after the node (graph_new_node):
  * nargs operands, then a call of a function value's callee; each is the
- * node it reads (note [users word] in graph.c). */
+ * node it reads (note [users word] in graph_users.c). */
 static inline graft_node **node_slots(const graft_node *n)
 {
     return (graft_node **)(void *)(n + 1);
@@ -190,7 +217,7 @@ static inline int node_user_end(const graft_node *n)
 static inline int node_user_next(const graft_node *n, int k)
 {
     k++;
-    if (node_users_listed(n)) { /* past the tombstones (note [user lists] in graph.c) */
+    if (node_users_listed(n)) { /* past the tombstones (note [user lists] in graph_users.c) */
         const struct UserList *l = node_user_list(n);
         while ((uint32_t)k < l->len && !l->at[k].user)
             k++;
@@ -248,6 +275,7 @@ static inline const char *node_annotation(const graft_graph *g, const graft_node
 static inline graft_node *node_scope(const graft_graph *g, const graft_node *n)
 {
     const struct GraphSide *side = (const struct GraphSide *)(const void *)g;
+    GRAPH_CHECK(!side->scopes.dropped); /* note [scopes after the drop] */
     uint32_t fn = n->id < side->scopes.cap ? side->scopes.fn_id[n->id] : 0;
     return fn ? side->nodes.by_id[fn - 1] : NULL;
 }

@@ -188,7 +188,7 @@ static bool reached_by_users(const graft_graph *g, uint8_t *reached)
         const graft_node *n = g->nodes[id];
         if (n->dead)
             continue;
-        if (n->users || n == g->output) { /* (a word of 0: no user, note [users word]) */
+        if (n->users || n == g->output) { /* (0: no user, note [users word] in graph_users.c) */
             reached[id] = 1;
             if (n->kind != NODE_FUNC)
                 continue;
@@ -605,7 +605,8 @@ void graph_drop_scopes(graft_graph *g)
 {
     free(g->side.scopes.fn_id);
     g->side.scopes.fn_id = NULL;
-    g->side.scopes.cap = 0; /* (every id past it: @main's) */
+    g->side.scopes.cap = 0;
+    g->side.scopes.dropped = true; /* note [scopes after the drop] in graph_node.h */
 }
 
 void graph_drop_name_table(graft_graph *g)
