@@ -146,7 +146,7 @@ for o in bench_run bench_block bench_model bench_rules bench_baseline bench_meas
     objs="$objs $build/bench/$o.o"
 done
 inc="-I$srcdir/include/graft -I$srcdir/src/base -I$srcdir/src/ir -I$srcdir/src/runtime"
-inc="$inc -I$srcdir/src/compiler -I$srcdir/bench"
+inc="$inc -I$srcdir/src/compiler -I$srcdir/src/relay -I$srcdir/bench"
 # shellcheck disable=SC2086
 ${CC:-cc} $cflags $inc -c "$srcdir/bench/bench_compiled.c" -o "$work/bench_compiled.o" \
     2>> "$work/compile.log" || compiled=no
@@ -162,7 +162,8 @@ for r in $compiled_rules; do
     { "$graft" compile "$rules" -o "$work/rules.c" --name bench_rules &&
       ${CC:-cc} $cflags $inc -c "$work/rules.c" -o "$work/rules.o" &&
       ${CC:-cc} -o "$work/cb" "$work/bench_compiled.o" "$work/rules.o" $objs \
-          "$build/libgraftc.a" "$build/libgraft_runtime.a" "$build/libgraft_ir.a" \
+          "$build/libgraftc.a" "$build/libgraft_runtime.a" "$build/libgraft_onnx.a" \
+          -lprotobuf-c "$build/libgraft_relay.a" "$build/libgraft_ir.a" \
           "$build/libgraft_base.a" -lm &&
       "$graft" compile --exe "$rules" -o "$work/rewriter" &&
       "$work/cb" corpus "$rules" $paths > "$work/engine.txt"; } 2>> "$work/compile.log" ||

@@ -56,7 +56,7 @@ echo "bench: $rule_counts rules on $rule_ops op nodes" >&2
 compiled=no
 : > "$work/compile.txt"
 if [ "$have_graft" = yes ] && "$build/graft" compile --help >/dev/null 2>&1 &&
-   ${CC:-cc} $cflags -I"$srcdir/include/graft" -I"$srcdir/src/base" -I"$srcdir/src/ir" -I"$srcdir/src/runtime" -I"$srcdir/src/compiler" -I"$srcdir/bench" -c "$srcdir/bench/bench_compiled.c" \
+   ${CC:-cc} $cflags -I"$srcdir/include/graft" -I"$srcdir/src/base" -I"$srcdir/src/ir" -I"$srcdir/src/runtime" -I"$srcdir/src/compiler" -I"$srcdir/src/relay" -I"$srcdir/bench" -c "$srcdir/bench/bench_compiled.c" \
        -o "$work/bench_compiled.o" 2>> "$work/compile.log"; then
     compiled=yes
     objs=""
@@ -78,7 +78,8 @@ if [ "$have_graft" = yes ] && "$build/graft" compile --help >/dev/null 2>&1 &&
              "c_bytes=$(wc -c < "$work/r$n.c") c_lines=$(wc -l < "$work/r$n.c")" >> "$work/compile.txt"
         # shellcheck disable=SC2086
         ${CC:-cc} -o "$work/cb$n" "$work/bench_compiled.o" "$work/r$n.o" $objs \
-            "$build/libgraftc.a" "$build/libgraft_runtime.a" "$build/libgraft_ir.a" \
+            "$build/libgraftc.a" "$build/libgraft_runtime.a" "$build/libgraft_onnx.a" \
+            -lprotobuf-c "$build/libgraft_relay.a" "$build/libgraft_ir.a" \
             "$build/libgraft_base.a" -lm 2>> "$work/compile.log" &&
             "$work/cb$n" "$rule_ops" "$n" >> "$work/compile.txt" || { compiled=no; break; }
     done
