@@ -2565,15 +2565,17 @@ START_TEST(test_fixed_outputs)
     ck_assert(graph_replacement_fits(g, out, three)); /* a kept value after the outputs */
     ck_assert(graph_replacement_fits(g, r, x));
     ck_assert(!graph_replacement_fits(g, r, one));
-    ck_assert(graph_replacement_shape_fits(g, out, 2));
-    ck_assert(!graph_replacement_shape_fits(g, out, 1));
-    ck_assert(!graph_replacement_shape_fits(g, out, -1));
-    ck_assert(!graph_replacement_shape_fits(g, r, 1));
+    ck_assert_int_eq(graph_replacement_misfit(g, out, 2, -1), REPLACEMENT_FITS);
+    ck_assert_int_eq(graph_replacement_misfit(g, out, 1, -1), REPLACEMENT_FEWER_FIELDS);
+    ck_assert_int_eq(graph_replacement_misfit(g, out, -1, -1), REPLACEMENT_NO_TUPLE);
+    ck_assert_int_eq(graph_replacement_misfit(g, r, 1, -1), REPLACEMENT_TUPLE_FOR_TENSOR);
+    ck_assert_int_eq(graph_replacement_misfit(g, out, 2, 1), REPLACEMENT_TUPLE_OUTPUT);
+    ck_assert_int_eq(graph_replacement_misfit(g, out, 3, 2), REPLACEMENT_FITS);
     graph_fix_outputs(g, OUTPUT_ONE_VALUE); /* one output, no tuple */
     graph_set_output(g, r);
     ck_assert(graph_replacement_fits(g, r, t));
     ck_assert(!graph_replacement_fits(g, r, one));
-    ck_assert(!graph_replacement_shape_fits(g, r, 1));
+    ck_assert_int_eq(graph_replacement_misfit(g, r, 1, -1), REPLACEMENT_TUPLE_FOR_TENSOR);
     graph_free(g);
 }
 END_TEST

@@ -382,9 +382,19 @@ static inline bool graph_replacement_fits(const graft_graph *g, const graft_node
     return (node_kind(root) != NODE_TUPLE && node_kind(by) != NODE_TUPLE) ||
            graph_tuple_replacement_fits(g, root, by);
 }
-/* The same asked before by is made: by_fields is the tuple's fields it
- * would have, or -1 when it is no tuple. */
-bool graph_replacement_shape_fits(const graft_graph *g, const graft_node *root, int by_fields);
+/* The test both ask (graft run of the value built, graft explain of the
+ * action before it is built): why root may not be replaced by a value of
+ * by_fields fields (-1: no tuple) whose first field that is a tuple is
+ * tuple_field (-1: none), or REPLACEMENT_FITS. */
+typedef enum ReplacementMisfit {
+    REPLACEMENT_FITS,
+    REPLACEMENT_FEWER_FIELDS,     /* a tuple of fewer fields than the model's outputs */
+    REPLACEMENT_NO_TUPLE,         /* no tuple where the model's outputs are */
+    REPLACEMENT_TUPLE_FOR_TENSOR, /* a tuple where the model has a tensor */
+    REPLACEMENT_TUPLE_OUTPUT,     /* an output that would be a tuple */
+} ReplacementMisfit;
+ReplacementMisfit graph_replacement_misfit(const graft_graph *g, const graft_node *root,
+                                           int by_fields, int tuple_field);
 
 /* Builders.  Strings need not be interned; names are given without '%'. */
 graft_node *graph_add_param(graft_graph *g, const char *name, const graft_type *type);

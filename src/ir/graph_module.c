@@ -216,8 +216,12 @@ void graph_make_main(graft_graph *g, graft_node *fn)
  * tensor was, would leave the exporter a model it cannot write (it read
  * past the tuple's fields): such a rewrite is refused where it would
  * apply, as a guard that fails (src/runtime/rewrite.c), and graft explain
- * says why.  A tuple anywhere else is refused too: an ONNX value is a
- * tensor. */
+ * says why.  A tuple where the model has a tensor, an output among them,
+ * is refused too: an ONNX value is a tensor (a field past the outputs, a
+ * kept value, names nothing).  One test, graph_replacement_misfit, says
+ * it: graft run asks it of the value built, graft explain of the action
+ * before it is built, both of the rule it explains and of a rule tried
+ * before it there, whose refusal leaves the node to the next. */
 void graph_fix_outputs(graft_graph *g, int fields)
 {
     g->outputs_fixed = true;
@@ -229,23 +233,31 @@ int graph_fixed_output_fields(const graft_graph *g)
     return g->outputs_fixed ? g->output_fields : 0;
 }
 
-bool graph_replacement_shape_fits(const graft_graph *g, const graft_node *root, int by_fields)
+ReplacementMisfit graph_replacement_misfit(const graft_graph *g, const graft_node *root,
+                                           int by_fields, int tuple_field)
 {
     if (!g->outputs_fixed)
-        return true;
-    if (root != g->output || g->output_fields == OUTPUT_ONE_VALUE)
-        return by_fields < 0;
-    return by_fields >= g->output_fields;
+        return REPLACEMENT_FITS;
+    bool outputs = root == g->output && g->output_fields != OUTPUT_ONE_VALUE;
+    if (!outputs)
+        return by_fields < 0 ? REPLACEMENT_FITS : REPLACEMENT_TUPLE_FOR_TENSOR;
+    if (by_fields < 0)
+        return REPLACEMENT_NO_TUPLE;
+    if (by_fields < g->output_fields)
+        return REPLACEMENT_FEWER_FIELDS;
+    if (tuple_field >= 0 && tuple_field < g->output_fields)
+        return REPLACEMENT_TUPLE_OUTPUT; /* (a kept value's field names nothing) */
+    return REPLACEMENT_FITS;
 }
 
 bool graph_tuple_replacement_fits(const graft_graph *g, const graft_node *root,
                                   const graft_node *by)
 {
-    bool tuple = node_kind(by) == NODE_TUPLE;
-    if (!graph_replacement_shape_fits(g, root, tuple ? node_nargs(by) : -1))
-        return false;
-    for (int k = 0; tuple && k < g->output_fields; k++) /* (fixed: shape_fits above) */
-        if (node_kind(node_arg(by, k)) == NODE_TUPLE)
-            return false; /* an output that is no tensor */
-    return true;
+    if (!g->outputs_fixed)
+        return true; /* (Relay's tuples: no walk of their fields) */
+    int fields = node_kind(by) == NODE_TUPLE ? node_nargs(by) : -1;
+    int k = 0;
+    while (k < fields && node_kind(node_arg(by, k)) != NODE_TUPLE)
+        k++;
+    return graph_replacement_misfit(g, root, fields, k < fields ? k : -1) == REPLACEMENT_FITS;
 }

@@ -432,17 +432,21 @@ static void explain_slot_attr(Explainer *x, const graft_rule *rule, const char *
 /* A compiled action (rule->action NULL) refuses a match as its table of
  * attributes given variables says (graft_slot_attr): the first row whose
  * variable has no value, the one its C tests first. */
+static const graft_slot_attr *compiled_refusal(const graft_rule *rule, const graft_binding *b)
+{
+    for (int i = 0; i < rule->nslot_attrs; i++)
+        if (!graft_attr_slot_known(&b[rule->slot_attrs[i].slot]))
+            return &rule->slot_attrs[i];
+    return NULL;
+}
+
+/* Says compiled_refusal's row; false when there is none. */
 static bool explain_compiled_refusal(Explainer *x, const graft_rule *rule)
 {
-    const graft_binding *b = matcher_bindings(x->e->m);
-    for (int i = 0; i < rule->nslot_attrs; i++) {
-        const graft_slot_attr *sa = &rule->slot_attrs[i];
-        if (!graft_attr_slot_known(&b[sa->slot])) {
-            explain_slot_attr(x, rule, sa->attr, sa->op, sa->slot);
-            return true;
-        }
-    }
-    return false;
+    const graft_slot_attr *sa = compiled_refusal(rule, matcher_bindings(x->e->m));
+    if (sa)
+        explain_slot_attr(x, rule, sa->attr, sa->op, sa->slot);
+    return sa != NULL;
 }
 
 /* A spliced call of the action whose operand count on this match its op
@@ -461,30 +465,89 @@ static void explain_spliced_count(Explainer *x, const graft_expr *call)
         fprintf(x->out, "%s takes %d to %d\n", call->s, (int)call->i, call->cmp - 1);
 }
 
-/* When the action would make a tuple where the model's result keeps its
- * shape, or holds tensors only (note [fixed outputs] in
- * src/ir/graph_module.c), says so; false when it fits.  A rule of several
- * roots makes no tuple node: its tuple gives each root its value (note
- * [root values] in rewrite_build.c). */
+/* A root whose value the action would not fit: what graft run asks of
+ * the value built (graph_replacement_misfit, note [fixed outputs] in
+ * src/ir/graph_module.c), asked before it is built. */
+typedef struct Misfit {
+    ReplacementMisfit why;
+    int fields;      /* the value's: -1 when it is no tuple */
+    int tuple_field; /* its first field that is a tuple, or -1 */
+    int nth;         /* the root's number in a rule of several, 0 in a rule of one */
+} Misfit;
+
+/* The first root of the matcher's match at root whose value does not
+ * fit, in *m; false when every one does.  A rule of several roots makes
+ * no tuple node of its tuple: each root takes its field, and another
+ * action's results are read by element, a tensor each (note [root
+ * values] in rewrite_build.c). */
+static bool find_misfit(graft_engine *e, const graft_rule *rule, const graft_node *root,
+                        Misfit *m)
+{
+    const graft_binding *b = matcher_bindings(e->m);
+    if (!rule->nroots) {
+        m->fields = rewrite_result_fields(rule->action, b, &m->tuple_field);
+        m->nth = 0;
+        m->why = graph_replacement_misfit(e->g, root, m->fields, m->tuple_field);
+        return m->why != REPLACEMENT_FITS;
+    }
+    int n;
+    graft_node *const *roots = matcher_roots(e->m, &n);
+    const graft_expr *a = rule->action;
+    bool fields = a->kind == GRAFT_EXPR_TUPLE && a->nkids == n;
+    for (int j = 0; j < n; j++) {
+        m->fields = fields ? rewrite_result_fields(a->kids[j], b, &m->tuple_field) : -1;
+        m->tuple_field = fields ? m->tuple_field : -1;
+        m->nth = j + 1;
+        m->why = graph_replacement_misfit(e->g, roots[j], m->fields, m->tuple_field);
+        if (m->why != REPLACEMENT_FITS)
+            return true;
+    }
+    return false;
+}
+
+/* When the action would give a root a value of a shape the model's
+ * result does not take (find_misfit), says so; false when it fits. */
 static bool explain_unfitting(Explainer *x, const graft_rule *rule, const graft_node *root)
 {
-    if (rule->nroots)
+    Misfit m;
+    if (!find_misfit(x->e, rule, root, &m))
         return false;
-    const graft_graph *g = x->e->g;
-    int fields = rewrite_result_fields(rule->action, matcher_bindings(x->e->m));
-    if (graph_replacement_shape_fits(g, root, fields))
-        return false;
-    int outputs = graph_fixed_output_fields(g);
-    if (root == graph_output(g) && outputs != OUTPUT_ONE_VALUE && fields >= 0)
-        fprintf(x->out, "  not applied: the model has %d outputs; the action's tuple would "
-                "have %d field%s\n", outputs, fields, fields == 1 ? "" : "s");
-    else if (root == graph_output(g) && outputs != OUTPUT_ONE_VALUE)
-        fprintf(x->out, "  not applied: the model has %d outputs; the action makes no "
-                "tuple of them\n", outputs);
-    else
-        fputs("  not applied: the action makes a tuple where the model has a tensor\n",
-              x->out);
+    fputs("  not applied: ", x->out);
+    if (m.nth)
+        fprintf(x->out, "for root %d, ", m.nth);
+    int outputs = graph_fixed_output_fields(x->e->g);
+    switch (m.why) {
+    case REPLACEMENT_FEWER_FIELDS:
+        fprintf(x->out, "the model has %d outputs; the action's tuple would have %d field%s\n",
+                outputs, m.fields, m.fields == 1 ? "" : "s");
+        break;
+    case REPLACEMENT_NO_TUPLE:
+        fprintf(x->out, "the model has %d outputs; the action makes no tuple of them\n",
+                outputs);
+        break;
+    case REPLACEMENT_TUPLE_FOR_TENSOR:
+        fputs("the action makes a tuple where the model has a tensor\n", x->out);
+        break;
+    case REPLACEMENT_TUPLE_OUTPUT:
+        fprintf(x->out, "field %d of the action's tuple would be a tuple, where the model "
+                "has a tensor\n", m.tuple_field);
+        break;
+    case REPLACEMENT_FITS:
+        break;
+    }
     return true;
+}
+
+/* Whether graft run would refuse rule's action on the matcher's match at
+ * root, as a failing guard (explain_uncomputable says why). */
+static bool action_refused(graft_engine *e, const graft_rule *rule, const graft_node *root)
+{
+    const graft_binding *b = matcher_bindings(e->m);
+    int attr;
+    Misfit m;
+    if (!rule->action)
+        return compiled_refusal(rule, b) != NULL;
+    return rewrite_first_unknown(rule->action, b, &attr) || find_misfit(e, rule, root, &m);
 }
 
 /* When the action cannot be made from this match (rewrite_computable
@@ -560,8 +623,9 @@ static void explain_policy(Explainer *x, uint32_t r, graft_node *root)
         if (other->kind != GRAFT_ACTION_REWRITE)
             continue;
         engine_rewrite_verdict(e, cand[k], root, &ov);
-        if (ov.fate != PART_KEPT)
-            continue;
+        if (ov.fate != PART_KEPT ||
+            (matcher_try(e->m, cand[k], root) == MATCH_OK && action_refused(e, other, root)))
+            continue; /* (the verdict's grouping has left the matcher as it liked) */
         fprintf(x->out, "  not applied: %s (%s:%d, priority %d) is tried first at %s and "
                 "applies\n", other->name, other->file, other->line, other->priority,
                 explain_label(x, root, &x->sb));

@@ -252,9 +252,10 @@ enum { PLACE_SPLICE = -1, PLACE_COUNT = -2 };
  * (none when it has no range). */
 int rewrite_operand_count(const graft_expr *x, const graft_binding *b);
 /* The fields of the tuple node action x makes on b, -1 when it makes no
- * tuple node (note [fixed outputs] in src/ir/graph_module.c: graft
- * explain asks before a build what the rewrite asks of the node built). */
-int rewrite_result_fields(const graft_expr *x, const graft_binding *b);
+ * tuple node, and in *tuple_field the first of them that is a tuple, or
+ * -1 (note [fixed outputs] in src/ir/graph_module.c: graft explain asks
+ * before a build what the rewrite asks of the node built). */
+int rewrite_result_fields(const graft_expr *x, const graft_binding *b, int *tuple_field);
 /* What makes rewrite_computable false: the call of x whose attribute
  * *attr has no value on b, a splice without a range (*attr
  * PLACE_SPLICE), or a spliced call whose operand count its op does not

@@ -1220,10 +1220,45 @@ bool rewrite_build_roots(graft_engine *e, const graft_rule *r, const graft_bindi
     return built;
 }
 
-int rewrite_result_fields(const graft_expr *x, const graft_binding *b)
+/* The first field of tuple node t that is a tuple, or -1. */
+static int first_tuple_field(const graft_node *t)
 {
-    if (x->kind == GRAFT_EXPR_TUPLE)
-        return rewrite_operand_count(x, b);
+    for (int k = 0; k < node_nargs(t); k++)
+        if (node_kind(node_arg(t, k)) == NODE_TUPLE)
+            return k;
+    return -1;
+}
+
+/* Whether action operand x, no splice, is a tuple node on b: a tuple, or
+ * a variable bound to one (a call, a constant or an element is a tensor). */
+static bool builds_tuple(const graft_expr *x, const graft_binding *b)
+{
     const graft_node *n = x->kind == GRAFT_EXPR_SLOT ? b[x->slot].node : NULL;
-    return n && node_kind(n) == NODE_TUPLE ? node_nargs(n) : -1;
+    return x->kind == GRAFT_EXPR_TUPLE || (n && node_kind(n) == NODE_TUPLE);
+}
+
+int rewrite_result_fields(const graft_expr *x, const graft_binding *b, int *tuple_field)
+{
+    const graft_node *n = x->kind == GRAFT_EXPR_SLOT ? b[x->slot].node : NULL;
+    *tuple_field = -1;
+    if (x->kind != GRAFT_EXPR_TUPLE) {
+        bool tuple = n && node_kind(n) == NODE_TUPLE;
+        *tuple_field = tuple ? first_tuple_field(n) : -1;
+        return tuple ? node_nargs(n) : -1;
+    }
+    int fields = 0, from, end;
+    for (int i = 0; i < x->nkids; i++) {
+        const graft_expr *k = x->kids[i];
+        if (k->kind != GRAFT_EXPR_SPLICE) {
+            if (*tuple_field < 0 && builds_tuple(k, b))
+                *tuple_field = fields;
+            fields++;
+        } else if (splice_range(k, b, &from, &end)) {
+            for (int f = from; f < end && *tuple_field < 0; f++)
+                if (node_kind(node_arg(b[k->slot].node, f)) == NODE_TUPLE)
+                    *tuple_field = fields + f - from;
+            fields += end - from;
+        }
+    }
+    return fields;
 }
