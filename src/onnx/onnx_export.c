@@ -412,18 +412,51 @@ static const char *interned_name(const Exporter *ex, const char *name)
  * a fresh name, and the calls that read it are written anew reading that
  * name (untouched in onnx_export_node.c compares their names).  A value
  * a partition moved into a function is written there, under its own
- * name in the function's body, and keeps it.  A graph
- * input cannot be renamed: an output that was an input, given another
- * value, keeps that clash (the model's interface names both). */
+ * name in the function's body, and keeps it.  A constant of the model
+ * renamed is written again under the fresh name (emit_renamed_constant).
+ * A graph input cannot be renamed (the model's interface names it), so
+ * no rewrite gives an output that is an input another value (note
+ * [fixed outputs] in src/ir/graph_module.c). */
 static void rename_old_output(Exporter *ex, const graft_node *now, uint32_t old_id,
                               const char *name)
 {
     if (old_id == UINT32_MAX || !ex->live[old_id] || old_id == node_id(now))
         return; /* (a node the rewrite left dead may be freed: asked by id) */
     const graft_node *old = graph_node(ex->g, old_id);
-    if (node_kind(old) != NODE_VAR && !node_scope(ex->g, old)) /* (a partition's body names
-                                                                  its own values) */
+    if (node_kind(old) != NODE_VAR && !node_scope(ex->g, old)) { /* (a partition's body
+                                                                    names its own values) */
         export_name_value(ex, old, export_fresh_name(ex, name));
+        ex->state[old_id] |= EXPORT_RENAMED;
+    }
+}
+
+/* A constant of the model renamed as a graph output's old value: its
+ * Constant node or initializer written again under the fresh name, the
+ * bytes as they were (an initializer's raw or external data, a Constant's
+ * attribute); the model's own, of the output's name, is left out (the
+ * initializers kept are those read under their names, keep_initializers). */
+static void emit_renamed_constant(Exporter *ex, const graft_node *n)
+{
+    const char *name = export_value_name(ex, n);
+    const Onnx__NodeProto *constant = ex->m->origin[node_id(n)];
+    if (constant) {
+        Onnx__NodeProto *np = export_alloc(ex, sizeof *np);
+        *np = *constant;
+        np->output = export_alloc(ex, sizeof *np->output);
+        np->output[0] = (char *)name;
+        vec_push(&ex->nodes, np);
+        return;
+    }
+    const Onnx__GraphProto *gp = ex->m->proto->graph;
+    const char *was = node_const_text(n);
+    for (size_t i = 0; i < gp->n_initializer; i++)
+        if (strcmp(gp->initializer[i]->name, was) == 0) {
+            Onnx__TensorProto *tp = export_alloc(ex, sizeof *tp);
+            *tp = *gp->initializer[i];
+            tp->name = (char *)name;
+            vec_push(&ex->inits, tp);
+            return;
+        }
 }
 
 /* A call a rewrite made that makes graph output k is named after it, and
@@ -482,6 +515,8 @@ GRAFT_HOT void emit(Exporter *ex, const graft_node *n)
         vec_push(&ex->inits, export_new_tensor(ex, export_value_name(ex, n), node_type(n),
                                                bytes, nbytes));
     }
+    else if (node_kind(n) == NODE_CONST && (ex->state[id] & EXPORT_RENAMED))
+        emit_renamed_constant(ex, n);
     else if (node_kind(n) == NODE_CONST && id < ex->m->norigin && ex->m->origin[id])
         vec_push(&ex->nodes, ex->m->origin[id]); /* note [constant nodes] in onnx_import.c */
 }

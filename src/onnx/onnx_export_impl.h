@@ -37,7 +37,7 @@ typedef struct Exporter {
     KeyMap model_call;     /* a call of the model's id + 1 -> its fresh name */
     uint8_t *live;         /* per id: reached from the output */
     uint8_t *state;        /* per id: EXPORT_DONE, EXPORT_NAMED,
-                              EXPORT_CALL_NAMED */
+                              EXPORT_CALL_NAMED, EXPORT_RENAMED */
     KeyMap scalars;        /* hash of a scalar's dtype and value -> the id of
                               the first constant written so */
     char fresh[24];        /* the next fresh number, its decimal digits
@@ -83,8 +83,10 @@ typedef struct Exporter {
 } Exporter;
 
 /* What Exporter.state says of an id: its NodeProto (or initializer) is
- * in the lists; its value's name is in Exporter.value. */
-enum { EXPORT_DONE = 1, EXPORT_NAMED = 2, EXPORT_CALL_NAMED = 4 };
+ * in the lists; its value's name is in Exporter.value; it is a graph
+ * output's old value, renamed (note [outputs' old values renamed] in
+ * onnx_export.c). */
+enum { EXPORT_DONE = 1, EXPORT_NAMED = 2, EXPORT_CALL_NAMED = 4, EXPORT_RENAMED = 8 };
 
 /* k in decimal after sb's text. */
 void export_put_number(StrBuf *sb, uint64_t k);

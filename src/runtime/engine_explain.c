@@ -400,22 +400,6 @@ static void explain_dropped(Explainer *x, graft_node *root, const PartVerdict *v
     }
 }
 
-static void explain_partition(Explainer *x, uint32_t r, graft_node *root)
-{
-    PartVerdict v;
-    engine_partition_verdict(x->e, r, root, &v);
-    if (v.fate == PART_KEPT)
-        fputs("  grouped by its partition pass\n", x->out);
-    else if (v.fate == PART_INTERIOR)
-        fprintf(x->out, "  not grouped: interior use: %s is used by %s outside the group,\n"
-                "  which %s\n",
-                explain_label_at(x, v.a, &x->sb), explain_label_at(x, v.b, &x->sb2),
-                x->e->rs->rules[r].nroots ? "no root post-dominates"
-                                          : "the root does not post-dominate");
-    else
-        explain_dropped(x, root, &v, "not grouped");
-}
-
 /* Says that attribute attr of the action's call op has no value because
  * variable slot holds neither an attribute nor a number. */
 static void explain_slot_attr(Explainer *x, const graft_rule *rule, const char *attr,
@@ -470,10 +454,22 @@ static void explain_spliced_count(Explainer *x, const graft_expr *call)
  * src/ir/graph_module.c), asked before it is built. */
 typedef struct Misfit {
     ReplacementMisfit why;
-    int fields;      /* the value's: -1 when it is no tuple */
-    int tuple_field; /* its first field that is a tuple, or -1 */
-    int nth;         /* the root's number in a rule of several, 0 in a rule of one */
+    const graft_node *root;
+    int fields; /* the value's: -1 when it is no tuple */
+    int field;  /* the output field it is about, or -1 */
+    int nth;    /* the root's number in a rule of several roots, 0 in a rule of one */
 } Misfit;
+
+/* Whether x, the action for root (the nth), would not fit; m says why. */
+static bool misfits(graft_engine *e, const graft_expr *x, const graft_node *root, int nth,
+                    Misfit *m)
+{
+    ActionValue v;
+    rewrite_action_value(&v, x, matcher_bindings(e->m));
+    *m = (Misfit){.root = root, .fields = v.value.fields, .nth = nth};
+    m->why = graph_replacement_misfit(e->g, root, &v.value, &m->field);
+    return m->why != REPLACEMENT_FITS;
+}
 
 /* The first root of the matcher's match at root whose value does not
  * fit, in *m; false when every one does.  A rule of several roots makes
@@ -483,43 +479,29 @@ typedef struct Misfit {
 static bool find_misfit(graft_engine *e, const graft_rule *rule, const graft_node *root,
                         Misfit *m)
 {
-    const graft_binding *b = matcher_bindings(e->m);
-    if (!rule->nroots) {
-        m->fields = rewrite_result_fields(rule->action, b, &m->tuple_field);
-        m->nth = 0;
-        m->why = graph_replacement_misfit(e->g, root, m->fields, m->tuple_field);
-        return m->why != REPLACEMENT_FITS;
-    }
+    if (!rule->nroots)
+        return misfits(e, rule->action, root, 0, m);
     int n;
     graft_node *const *roots = matcher_roots(e->m, &n);
     const graft_expr *a = rule->action;
     bool fields = a->kind == GRAFT_EXPR_TUPLE && a->nkids == n;
-    for (int j = 0; j < n; j++) {
-        m->fields = fields ? rewrite_result_fields(a->kids[j], b, &m->tuple_field) : -1;
-        m->tuple_field = fields ? m->tuple_field : -1;
-        m->nth = j + 1;
-        m->why = graph_replacement_misfit(e->g, roots[j], m->fields, m->tuple_field);
-        if (m->why != REPLACEMENT_FITS)
+    for (int j = 0; j < n; j++)
+        if (misfits(e, fields ? a->kids[j] : a, roots[j], j + 1, m))
             return true;
-    }
     return false;
 }
 
-/* When the action would give a root a value of a shape the model's
- * result does not take (find_misfit), says so; false when it fits. */
-static bool explain_unfitting(Explainer *x, const graft_rule *rule, const graft_node *root)
+/* Says why m's value does not fit: "  what: ...". */
+static void put_misfit(Explainer *x, const char *what, const Misfit *m)
 {
-    Misfit m;
-    if (!find_misfit(x->e, rule, root, &m))
-        return false;
-    fputs("  not applied: ", x->out);
-    if (m.nth)
-        fprintf(x->out, "for root %d, ", m.nth);
     int outputs = graph_fixed_output_fields(x->e->g);
-    switch (m.why) {
+    fprintf(x->out, "  %s: ", what);
+    if (m->nth)
+        fprintf(x->out, "for root %d, ", m->nth);
+    switch (m->why) {
     case REPLACEMENT_FEWER_FIELDS:
         fprintf(x->out, "the model has %d outputs; the action's tuple would have %d field%s\n",
-                outputs, m.fields, m.fields == 1 ? "" : "s");
+                outputs, m->fields, m->fields == 1 ? "" : "s");
         break;
     case REPLACEMENT_NO_TUPLE:
         fprintf(x->out, "the model has %d outputs; the action makes no tuple of them\n",
@@ -530,12 +512,53 @@ static bool explain_unfitting(Explainer *x, const graft_rule *rule, const graft_
         break;
     case REPLACEMENT_TUPLE_OUTPUT:
         fprintf(x->out, "field %d of the action's tuple would be a tuple, where the model "
-                "has a tensor\n", m.tuple_field);
+                "has a tensor\n", m->field);
+        break;
+    case REPLACEMENT_INPUT:
+        if (m->field >= 0)
+            fprintf(x->out, "the model's output %d is its input %s; the action's tuple would "
+                    "give it another value\n", m->field,
+                    explain_label(x, node_arg(m->root, m->field), &x->sb));
+        else
+            fprintf(x->out, "the model's input %s is also its output; the action would give "
+                    "it another value\n", explain_label(x, m->root, &x->sb));
         break;
     case REPLACEMENT_FITS:
         break;
     }
+}
+
+/* When the action would give a root a value of a shape the model's
+ * result does not take (find_misfit), says so; false when it fits. */
+static bool explain_unfitting(Explainer *x, const graft_rule *rule, const graft_node *root)
+{
+    Misfit m;
+    if (!find_misfit(x->e, rule, root, &m))
+        return false;
+    put_misfit(x, "not applied", &m);
     return true;
+}
+
+/* What rule r's partition pass makes of root, the matcher's match at
+ * root r's on entry. */
+static void explain_partition(Explainer *x, uint32_t r, graft_node *root)
+{
+    Misfit m = {.root = root, .fields = -1, .field = -1};
+    m.why = engine_partition_misfit(x->e, &x->e->rs->rules[r], root, &m.nth); /* (r's match) */
+    PartVerdict v;
+    engine_partition_verdict(x->e, r, root, &v);
+    if (v.fate == PART_UNFIT)
+        put_misfit(x, "not grouped", &m);
+    else if (v.fate == PART_KEPT)
+        fputs("  grouped by its partition pass\n", x->out);
+    else if (v.fate == PART_INTERIOR)
+        fprintf(x->out, "  not grouped: interior use: %s is used by %s outside the group,\n"
+                "  which %s\n",
+                explain_label_at(x, v.a, &x->sb), explain_label_at(x, v.b, &x->sb2),
+                x->e->rs->rules[r].nroots ? "no root post-dominates"
+                                          : "the root does not post-dominate");
+    else
+        explain_dropped(x, root, &v, "not grouped");
 }
 
 /* Whether graft run would refuse rule's action on the matcher's match at

@@ -1220,45 +1220,54 @@ bool rewrite_build_roots(graft_engine *e, const graft_rule *r, const graft_bindi
     return built;
 }
 
-/* The first field of tuple node t that is a tuple, or -1. */
-static int first_tuple_field(const graft_node *t)
-{
-    for (int k = 0; k < node_nargs(t); k++)
-        if (node_kind(node_arg(t, k)) == NODE_TUPLE)
-            return k;
-    return -1;
-}
-
-/* Whether action operand x, no splice, is a tuple node on b: a tuple, or
- * a variable bound to one (a call, a constant or an element is a tensor). */
-static bool builds_tuple(const graft_expr *x, const graft_binding *b)
+/* The node action operand x (no splice) is on b: the node bound, or NULL
+ * for one the action makes; *tuple: whether it is a tuple (a call, a
+ * constant or an element is a tensor). */
+static const graft_node *operand_node(const graft_expr *x, const graft_binding *b, bool *tuple)
 {
     const graft_node *n = x->kind == GRAFT_EXPR_SLOT ? b[x->slot].node : NULL;
-    return x->kind == GRAFT_EXPR_TUPLE || (n && node_kind(n) == NODE_TUPLE);
+    *tuple = x->kind == GRAFT_EXPR_TUPLE || (n && node_kind(n) == NODE_TUPLE);
+    return n;
 }
 
-int rewrite_result_fields(const graft_expr *x, const graft_binding *b, int *tuple_field)
+/* Field k of tuple node t, and whether it is a tuple. */
+static const graft_node *tuple_field(const graft_node *t, int k, bool *tuple)
 {
-    const graft_node *n = x->kind == GRAFT_EXPR_SLOT ? b[x->slot].node : NULL;
-    *tuple_field = -1;
-    if (x->kind != GRAFT_EXPR_TUPLE) {
-        bool tuple = n && node_kind(n) == NODE_TUPLE;
-        *tuple_field = tuple ? first_tuple_field(n) : -1;
-        return tuple ? node_nargs(n) : -1;
-    }
-    int fields = 0, from, end;
+    const graft_node *f = node_arg(t, k);
+    *tuple = node_kind(f) == NODE_TUPLE;
+    return f;
+}
+
+/* ReplacementValue.field of an ActionValue: a tuple's fields counted as
+ * build_kids places them, a splice giving its range's. */
+static const graft_node *action_field(const ReplacementValue *v, int k, bool *tuple)
+{
+    const graft_expr *x = ((const ActionValue *)v)->x;
+    const graft_binding *b = ((const ActionValue *)v)->b;
+    if (k < 0)
+        return operand_node(x, b, tuple);
+    if (x->kind != GRAFT_EXPR_TUPLE) /* a variable bound to a tuple */
+        return tuple_field(b[x->slot].node, k, tuple);
+    int at = 0, from, end;
     for (int i = 0; i < x->nkids; i++) {
-        const graft_expr *k = x->kids[i];
-        if (k->kind != GRAFT_EXPR_SPLICE) {
-            if (*tuple_field < 0 && builds_tuple(k, b))
-                *tuple_field = fields;
-            fields++;
-        } else if (splice_range(k, b, &from, &end)) {
-            for (int f = from; f < end && *tuple_field < 0; f++)
-                if (node_kind(node_arg(b[k->slot].node, f)) == NODE_TUPLE)
-                    *tuple_field = fields + f - from;
-            fields += end - from;
+        const graft_expr *kid = x->kids[i];
+        if (kid->kind != GRAFT_EXPR_SPLICE && at++ == k)
+            return operand_node(kid, b, tuple);
+        if (kid->kind == GRAFT_EXPR_SPLICE && splice_range(kid, b, &from, &end)) {
+            if (k < at + end - from)
+                return tuple_field(b[kid->slot].node, from + k - at, tuple);
+            at += end - from;
         }
     }
-    return fields;
+    *tuple = false; /* (k past the fields: not asked) */
+    return NULL;
+}
+
+void rewrite_action_value(ActionValue *v, const graft_expr *x, const graft_binding *b)
+{
+    const graft_node *n = x->kind == GRAFT_EXPR_SLOT ? b[x->slot].node : NULL;
+    int fields = x->kind == GRAFT_EXPR_TUPLE        ? rewrite_operand_count(x, b)
+                 : n && node_kind(n) == NODE_TUPLE ? node_nargs(n)
+                                                   : -1;
+    *v = (ActionValue){{fields, action_field}, x, b};
 }
