@@ -810,16 +810,19 @@ static bool candidate(Grouper *gp, graft_node *root, bool leaf_ok, Group *gr)
     return true;
 }
 
+/* Each root takes the call, or its element: a tensor made (note [fixed
+ * outputs] in src/ir/graph_module.c). */
 ReplacementMisfit engine_partition_misfit(graft_engine *e, const graft_rule *rule,
                                           const graft_node *root, int *nth)
 {
     int n = 1, field;
     graft_node *const *roots = rule->nroots ? matcher_roots(e->m, &n) : NULL;
-    for (*nth = 0; *nth < n; ++*nth) {
-        const graft_node *r = roots ? roots[*nth] : root;
+    *nth = 0;
+    for (int j = 0; j < n; j++) {
+        const graft_node *r = roots ? roots[j] : root;
         ReplacementMisfit why = graph_replacement_misfit(e->g, r, &GRAPH_MADE_TENSOR, &field);
         if (why != REPLACEMENT_FITS) {
-            *nth = roots ? *nth + 1 : 0;
+            *nth = roots ? j + 1 : 0;
             return why;
         }
     }
@@ -846,10 +849,10 @@ bool grouper_try(Grouper *gp, graft_node *root, bool leaf_ok, Group *out)
     st->tried++;
     MatchResult res = matcher_try(gp->e->m, gp->rule, root);
     bool kept = false;
-    if (res == MATCH_OK && !leaf_ok && !partition_fits(gp, root)) { /* (a rewrite asks it of
-                                                                        its value built) */
+    if (res == MATCH_OK && !leaf_ok && !partition_fits(gp, root)) {
         st->matched++;
-        st->guard++; /* refused as a guard refuses (note [fixed outputs]) */
+        st->guard++; /* a partition's call refused as a guard refuses (a rewrite's value is
+                        asked once built: note [fixed outputs] in graph_module.c) */
         grouper_verdict(gp, root, PART_UNFIT, NULL, NULL);
     } else if (res == MATCH_OK) {
         st->matched++;
