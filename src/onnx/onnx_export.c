@@ -276,6 +276,32 @@ static graft_node *graph_output_at(const OnnxModel *m, graft_node *out, int k)
     return m->tupled ? node_arg(out, k) : out;
 }
 
+/* The index of the graph output named name, or -1 (the map made at the
+ * first ask: only a call of several results asks, few models have one). */
+static int output_index(Exporter *ex, const char *name)
+{
+    const Onnx__GraphProto *gp = ex->m->proto->graph;
+    if (!ex->outputs_indexed)
+        for (size_t k = 0; k < gp->n_output; k++)
+            *keymap_put(&ex->output_index,
+                        keymap_ptr_key(graph_intern(ex->g, gp->output[k]->name)), 0) =
+                (int64_t)k + 1;
+    ex->outputs_indexed = true;
+    const int64_t *k = keymap_get(&ex->output_index, keymap_ptr_key(graph_intern(ex->g, name)));
+    return k ? (int)*k - 1 : -1;
+}
+
+bool export_results_moved(Exporter *ex, const graft_node *call, const Onnx__NodeProto *np)
+{
+    graft_node *out = graph_output(ex->g);
+    for (size_t i = 0; i < np->n_output; i++) {
+        int k = np->output[i][0] ? output_index(ex, np->output[i]) : -1;
+        if (k >= 0 && graph_output_at(ex->m, out, k) != export_result_of(ex, call, (int)i))
+            return true;
+    }
+    return false;
+}
+
 /* Whether n is a value a rewrite made, not yet named.  Inline: asked of
  * each graph output (10,000 in each ONNX job of bench/workload.sh). */
 static inline bool unnamed(const Exporter *ex, const graft_node *n)
@@ -413,7 +439,11 @@ static const char *interned_name(const Exporter *ex, const char *name)
  * name (untouched in onnx_export_node.c compares their names).  A value
  * a partition moved into a function is written there, under its own
  * name in the function's body, and keeps it.  A constant of the model
- * renamed is written again under the fresh name (emit_renamed_constant).
+ * renamed is written again under the fresh name (emit_renamed_constant),
+ * and a call of several results of the model, one of which is named as
+ * an output given another value, is written anew, its results named as
+ * the export names them (the old one fresh if still read, else "", as an
+ * unread result of a call made; export_results_moved).
  * A graph input cannot be renamed (the model's interface names it), so
  * no rewrite gives an output that is an input another value (note
  * [fixed outputs] in src/ir/graph_module.c). */
@@ -783,6 +813,7 @@ static void exporter_free(Exporter *ex)
     free(ex->value);
     free(ex->made_call);
     keymap_free(&ex->model_call);
+    keymap_free(&ex->output_index);
     free(ex->live);
     free(ex->state);
 }

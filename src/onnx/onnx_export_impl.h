@@ -79,6 +79,9 @@ typedef struct Exporter {
                               saw, and its declaration (onnx_export_opset.c,
                               note [opsets once an op]) */
     const OnnxOpDecl *made_decl;
+    KeyMap output_index;   /* a graph output's interned name -> its index + 1,
+                              made at the first ask (export_results_moved) */
+    bool outputs_indexed;
     bool ok;
 } Exporter;
 
@@ -117,6 +120,10 @@ static inline void export_name_value(Exporter *ex, const graft_node *n, const ch
     ex->value[node_id(n)] = name;
     ex->state[node_id(n)] |= EXPORT_NAMED;
 }
+/* Whether a result of the model's call of several results, np, is named
+ * as a graph output that a rewrite gave another value (note [outputs' old
+ * values renamed] in onnx_export.c): np cannot be written as it was. */
+bool export_results_moved(Exporter *ex, const graft_node *call, const Onnx__NodeProto *np);
 /* size bytes, zeroed, freed with the export (note [export arena]). */
 void *export_alloc(Exporter *ex, size_t size);
 /* An array of n names, freed with the export. */
