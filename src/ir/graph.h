@@ -371,21 +371,47 @@ void graph_fix_outputs(graft_graph *g, int fields);
 /* The fields graph_fix_outputs was given; 0 when it was not called. */
 int graph_fixed_output_fields(const graft_graph *g);
 /* Whether a rewrite may replace root by by: always, but in a graph of
- * fixed outputs, where by must keep the result's shape and be no tuple
- * anywhere else.  Inline for the test that answers nearly every rewrite
- * (one of no tuple for another is always kept: a result of fixed fields
- * is a tuple) and out of line for the rest. */
-bool graph_tuple_replacement_fits(const graft_graph *g, const graft_node *root,
-                                  const graft_node *by);
+ * fixed outputs, where by must keep the result's shape, be no tuple
+ * anywhere else, and leave an output that is a graph input as it is
+ * (graph_replacement_misfit).  Inline for the test that answers nearly
+ * every rewrite (a call for another: a result of fixed fields is a
+ * tuple, a graph input a variable) and out of line for the rest. */
+bool graph_checked_replacement_fits(const graft_graph *g, const graft_node *root,
+                                    const graft_node *by);
 static inline bool graph_replacement_fits(const graft_graph *g, const graft_node *root,
                                           const graft_node *by)
 {
-    return (node_kind(root) != NODE_TUPLE && node_kind(by) != NODE_TUPLE) ||
-           graph_tuple_replacement_fits(g, root, by);
+    return (node_kind(root) != NODE_TUPLE && node_kind(root) != NODE_VAR &&
+            node_kind(by) != NODE_TUPLE) ||
+           graph_checked_replacement_fits(g, root, by);
 }
-/* The same asked before by is made: by_fields is the tuple's fields it
- * would have, or -1 when it is no tuple. */
-bool graph_replacement_shape_fits(const graft_graph *g, const graft_node *root, int by_fields);
+/* A value a rewrite would give a root, as graph_replacement_misfit reads
+ * it: the node graft run built, or the action graft explain reads before
+ * it is built.  field(v, k, &tuple): field k's node (k -1: the value's
+ * own, when it is no tuple), NULL for a node the action would make, and
+ * in *tuple whether it is a tuple. */
+typedef struct ReplacementValue ReplacementValue;
+struct ReplacementValue {
+    int fields; /* a tuple's, -1 when it is no tuple */
+    const graft_node *(*field)(const ReplacementValue *v, int k, bool *tuple);
+};
+/* Why a rewrite may not replace root by by, or REPLACEMENT_FITS: the one
+ * test graft run asks of the value built and graft explain of the action
+ * (note [fixed outputs] in graph_module.c); *field: the output field it
+ * is about, or -1. */
+typedef enum ReplacementMisfit {
+    REPLACEMENT_FITS,
+    REPLACEMENT_FEWER_FIELDS,     /* a tuple of fewer fields than the model's outputs */
+    REPLACEMENT_NO_TUPLE,         /* no tuple where the model's outputs are */
+    REPLACEMENT_TUPLE_FOR_TENSOR, /* a tuple where the model has a tensor */
+    REPLACEMENT_TUPLE_OUTPUT,     /* an output that would be a tuple */
+    REPLACEMENT_INPUT,            /* an output that is a graph input given another value */
+} ReplacementMisfit;
+ReplacementMisfit graph_replacement_misfit(const graft_graph *g, const graft_node *root,
+                                           const ReplacementValue *by, int *field);
+/* A tensor a rewrite makes (a partition's call, or an element of it):
+ * no tuple, and no node yet. */
+extern const ReplacementValue GRAPH_MADE_TENSOR;
 
 /* Builders.  Strings need not be interned; names are given without '%'. */
 graft_node *graph_add_param(graft_graph *g, const char *name, const graft_type *type);

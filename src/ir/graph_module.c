@@ -216,8 +216,24 @@ void graph_make_main(graft_graph *g, graft_node *fn)
  * tensor was, would leave the exporter a model it cannot write (it read
  * past the tuple's fields): such a rewrite is refused where it would
  * apply, as a guard that fails (src/runtime/rewrite.c), and graft explain
- * says why.  A tuple anywhere else is refused too: an ONNX value is a
- * tensor. */
+ * says why.  A tuple where the model has a tensor, an output among them,
+ * is refused too: an ONNX value is a tensor (a field past the outputs, a
+ * kept value, names nothing).  So is another value for an output that is
+ * a graph input (a variable): the output's name is the input's, which no
+ * node may make, so no model keeps the interface and gives it that value
+ * (ONNX's checker refuses a name made twice).  A rewrite reaches such an
+ * output by replacing the outputs' tuple (a rule of one root, or a root
+ * of a rule of several) or the variable itself (a rule whose pattern is
+ * a bare variable); a partition replaces calls only, but the outputs'
+ * tuple, whose call, of one value, makes no tuple of them, is refused
+ * (tests/onnx/input_outputs: each route, and a partition beside such an
+ * output).  An output that is a constant is renamed instead (note
+ * [outputs' old values renamed] in src/onnx/onnx_export.c).  One test,
+ * graph_replacement_misfit, says it all: graft run asks it of the value
+ * built, the partition of its call (engine_partition_misfit), graft
+ * explain of the action before it is built, both of the rule it explains
+ * and of a rule tried before it there, whose refusal leaves the node to
+ * the next. */
 void graph_fix_outputs(graft_graph *g, int fields)
 {
     g->outputs_fixed = true;
@@ -229,23 +245,79 @@ int graph_fixed_output_fields(const graft_graph *g)
     return g->outputs_fixed ? g->output_fields : 0;
 }
 
-bool graph_replacement_shape_fits(const graft_graph *g, const graft_node *root, int by_fields)
+/* Whether root is a graph input that is a graph output: the one output,
+ * or a field of the outputs' tuple (its users scanned: a rewrite of root
+ * moves them all). */
+static bool output_variable(const graft_graph *g, const graft_node *root)
 {
-    if (!g->outputs_fixed)
-        return true;
-    if (root != g->output || g->output_fields == OUTPUT_ONE_VALUE)
-        return by_fields < 0;
-    return by_fields >= g->output_fields;
+    if (node_kind(root) != NODE_VAR)
+        return false;
+    if (g->output_fields == OUTPUT_ONE_VALUE)
+        return root == g->output;
+    for (int k = node_user_first(root); k < node_user_end(root); k = node_user_next(root, k))
+        if (node_user(root, k) == g->output && node_user_operand(root, k) < g->output_fields)
+            return true;
+    return false;
 }
 
-bool graph_tuple_replacement_fits(const graft_graph *g, const graft_node *root,
-                                  const graft_node *by)
+ReplacementMisfit graph_replacement_misfit(const graft_graph *g, const graft_node *root,
+                                           const ReplacementValue *by, int *field)
 {
-    bool tuple = node_kind(by) == NODE_TUPLE;
-    if (!graph_replacement_shape_fits(g, root, tuple ? node_nargs(by) : -1))
-        return false;
-    for (int k = 0; tuple && k < g->output_fields; k++) /* (fixed: shape_fits above) */
-        if (node_kind(node_arg(by, k)) == NODE_TUPLE)
-            return false; /* an output that is no tensor */
-    return true;
+    bool tuple;
+    *field = -1;
+    if (!g->outputs_fixed)
+        return REPLACEMENT_FITS;
+    if (root != g->output || g->output_fields == OUTPUT_ONE_VALUE) {
+        if (by->fields >= 0)
+            return REPLACEMENT_TUPLE_FOR_TENSOR;
+        bool moved = by->field(by, -1, &tuple) != root;
+        return moved && output_variable(g, root) ? REPLACEMENT_INPUT : REPLACEMENT_FITS;
+    }
+    if (by->fields < 0)
+        return REPLACEMENT_NO_TUPLE;
+    if (by->fields < g->output_fields)
+        return REPLACEMENT_FEWER_FIELDS;
+    for (int k = 0; k < g->output_fields; k++) { /* (a kept value's field names nothing) */
+        const graft_node *now = node_arg(root, k), *then = by->field(by, k, &tuple);
+        *field = k;
+        if (tuple)
+            return REPLACEMENT_TUPLE_OUTPUT;
+        if (then != now && node_kind(now) == NODE_VAR)
+            return REPLACEMENT_INPUT;
+    }
+    *field = -1;
+    return REPLACEMENT_FITS;
+}
+
+static const graft_node *made_field(const ReplacementValue *v, int k, bool *tuple)
+{
+    (void)v, (void)k;
+    *tuple = false;
+    return NULL;
+}
+
+const ReplacementValue GRAPH_MADE_TENSOR = {-1, made_field};
+
+/* A node built, as graph_replacement_misfit reads it. */
+typedef struct BuiltValue {
+    ReplacementValue value;
+    const graft_node *node;
+} BuiltValue;
+
+static const graft_node *built_field(const ReplacementValue *v, int k, bool *tuple)
+{
+    const graft_node *n = ((const BuiltValue *)v)->node;
+    const graft_node *f = k < 0 ? n : node_arg(n, k);
+    *tuple = node_kind(f) == NODE_TUPLE;
+    return f;
+}
+
+bool graph_checked_replacement_fits(const graft_graph *g, const graft_node *root,
+                                    const graft_node *by)
+{
+    if (!g->outputs_fixed)
+        return true; /* (Relay's tuples and variables) */
+    BuiltValue v = {{node_kind(by) == NODE_TUPLE ? node_nargs(by) : -1, built_field}, by};
+    int field;
+    return graph_replacement_misfit(g, root, &v.value, &field) == REPLACEMENT_FITS;
 }

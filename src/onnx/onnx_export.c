@@ -276,6 +276,32 @@ static graft_node *graph_output_at(const OnnxModel *m, graft_node *out, int k)
     return m->tupled ? node_arg(out, k) : out;
 }
 
+/* The index of the graph output named name, or -1 (the map made at the
+ * first ask: only a call of several results asks, few models have one). */
+static int output_index(Exporter *ex, const char *name)
+{
+    const Onnx__GraphProto *gp = ex->m->proto->graph;
+    if (!ex->outputs_indexed)
+        for (size_t k = 0; k < gp->n_output; k++)
+            *keymap_put(&ex->output_index,
+                        keymap_ptr_key(graph_intern(ex->g, gp->output[k]->name)), 0) =
+                (int64_t)k + 1;
+    ex->outputs_indexed = true;
+    const int64_t *k = keymap_get(&ex->output_index, keymap_ptr_key(graph_intern(ex->g, name)));
+    return k ? (int)*k - 1 : -1;
+}
+
+bool export_results_moved(Exporter *ex, const graft_node *call, const Onnx__NodeProto *np)
+{
+    graft_node *out = graph_output(ex->g);
+    for (size_t i = 0; i < np->n_output; i++) {
+        int k = np->output[i][0] ? output_index(ex, np->output[i]) : -1;
+        if (k >= 0 && graph_output_at(ex->m, out, k) != export_result_of(ex, call, (int)i))
+            return true;
+    }
+    return false;
+}
+
 /* Whether n is a value a rewrite made, not yet named.  Inline: asked of
  * each graph output (10,000 in each ONNX job of bench/workload.sh). */
 static inline bool unnamed(const Exporter *ex, const graft_node *n)
@@ -412,18 +438,55 @@ static const char *interned_name(const Exporter *ex, const char *name)
  * a fresh name, and the calls that read it are written anew reading that
  * name (untouched in onnx_export_node.c compares their names).  A value
  * a partition moved into a function is written there, under its own
- * name in the function's body, and keeps it.  A graph
- * input cannot be renamed: an output that was an input, given another
- * value, keeps that clash (the model's interface names both). */
+ * name in the function's body, and keeps it.  A constant of the model
+ * renamed is written again under the fresh name (emit_renamed_constant),
+ * and a call of several results of the model, one of which is named as
+ * an output given another value, is written anew, its results named as
+ * the export names them (the old one fresh if still read, else "", as an
+ * unread result of a call made; export_results_moved).
+ * A graph input cannot be renamed (the model's interface names it), so
+ * no rewrite gives an output that is an input another value (note
+ * [fixed outputs] in src/ir/graph_module.c). */
 static void rename_old_output(Exporter *ex, const graft_node *now, uint32_t old_id,
                               const char *name)
 {
     if (old_id == UINT32_MAX || !ex->live[old_id] || old_id == node_id(now))
         return; /* (a node the rewrite left dead may be freed: asked by id) */
     const graft_node *old = graph_node(ex->g, old_id);
-    if (node_kind(old) != NODE_VAR && !node_scope(ex->g, old)) /* (a partition's body names
-                                                                  its own values) */
+    if (node_kind(old) != NODE_VAR && !node_scope(ex->g, old)) { /* (a partition's body
+                                                                    names its own values) */
         export_name_value(ex, old, export_fresh_name(ex, name));
+        ex->state[old_id] |= EXPORT_RENAMED;
+    }
+}
+
+/* A constant of the model renamed as a graph output's old value: its
+ * Constant node or initializer written again under the fresh name, the
+ * bytes as they were (an initializer's raw or external data, a Constant's
+ * attribute); the model's own, of the output's name, is left out (the
+ * initializers kept are those read under their names, keep_initializers). */
+static void emit_renamed_constant(Exporter *ex, const graft_node *n)
+{
+    const char *name = export_value_name(ex, n);
+    const Onnx__NodeProto *constant = ex->m->origin[node_id(n)];
+    if (constant) {
+        Onnx__NodeProto *np = export_alloc(ex, sizeof *np);
+        *np = *constant;
+        np->output = export_alloc(ex, sizeof *np->output);
+        np->output[0] = (char *)name;
+        vec_push(&ex->nodes, np);
+        return;
+    }
+    const Onnx__GraphProto *gp = ex->m->proto->graph;
+    const char *was = node_const_text(n);
+    for (size_t i = 0; i < gp->n_initializer; i++)
+        if (strcmp(gp->initializer[i]->name, was) == 0) {
+            Onnx__TensorProto *tp = export_alloc(ex, sizeof *tp);
+            *tp = *gp->initializer[i];
+            tp->name = (char *)name;
+            vec_push(&ex->inits, tp);
+            return;
+        }
 }
 
 /* A call a rewrite made that makes graph output k is named after it, and
@@ -482,6 +545,8 @@ GRAFT_HOT void emit(Exporter *ex, const graft_node *n)
         vec_push(&ex->inits, export_new_tensor(ex, export_value_name(ex, n), node_type(n),
                                                bytes, nbytes));
     }
+    else if (node_kind(n) == NODE_CONST && (ex->state[id] & EXPORT_RENAMED))
+        emit_renamed_constant(ex, n);
     else if (node_kind(n) == NODE_CONST && id < ex->m->norigin && ex->m->origin[id])
         vec_push(&ex->nodes, ex->m->origin[id]); /* note [constant nodes] in onnx_import.c */
 }
@@ -748,6 +813,7 @@ static void exporter_free(Exporter *ex)
     free(ex->value);
     free(ex->made_call);
     keymap_free(&ex->model_call);
+    keymap_free(&ex->output_index);
     free(ex->live);
     free(ex->state);
 }

@@ -37,7 +37,7 @@ typedef struct Exporter {
     KeyMap model_call;     /* a call of the model's id + 1 -> its fresh name */
     uint8_t *live;         /* per id: reached from the output */
     uint8_t *state;        /* per id: EXPORT_DONE, EXPORT_NAMED,
-                              EXPORT_CALL_NAMED */
+                              EXPORT_CALL_NAMED, EXPORT_RENAMED */
     KeyMap scalars;        /* hash of a scalar's dtype and value -> the id of
                               the first constant written so */
     char fresh[24];        /* the next fresh number, its decimal digits
@@ -79,12 +79,17 @@ typedef struct Exporter {
                               saw, and its declaration (onnx_export_opset.c,
                               note [opsets once an op]) */
     const OnnxOpDecl *made_decl;
+    KeyMap output_index;   /* a graph output's interned name -> its index + 1,
+                              made at the first ask (export_results_moved) */
+    bool outputs_indexed;
     bool ok;
 } Exporter;
 
 /* What Exporter.state says of an id: its NodeProto (or initializer) is
- * in the lists; its value's name is in Exporter.value. */
-enum { EXPORT_DONE = 1, EXPORT_NAMED = 2, EXPORT_CALL_NAMED = 4 };
+ * in the lists; its value's name is in Exporter.value; it is a graph
+ * output's old value, renamed (note [outputs' old values renamed] in
+ * onnx_export.c). */
+enum { EXPORT_DONE = 1, EXPORT_NAMED = 2, EXPORT_CALL_NAMED = 4, EXPORT_RENAMED = 8 };
 
 /* k in decimal after sb's text. */
 void export_put_number(StrBuf *sb, uint64_t k);
@@ -115,6 +120,10 @@ static inline void export_name_value(Exporter *ex, const graft_node *n, const ch
     ex->value[node_id(n)] = name;
     ex->state[node_id(n)] |= EXPORT_NAMED;
 }
+/* Whether a result of the model's call of several results, np, is named
+ * as a graph output that a rewrite gave another value (note [outputs' old
+ * values renamed] in onnx_export.c): np cannot be written as it was. */
+bool export_results_moved(Exporter *ex, const graft_node *call, const Onnx__NodeProto *np);
 /* size bytes, zeroed, freed with the export (note [export arena]). */
 void *export_alloc(Exporter *ex, size_t size);
 /* An array of n names, freed with the export. */

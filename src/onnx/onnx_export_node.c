@@ -26,6 +26,8 @@ static Onnx__NodeProto *untouched(Exporter *ex, const graft_node *n, size_t nin,
     if (node_noutputs(n) <= 1 && np->n_output == 1 &&
         strcmp(export_value_name(ex, n), np->output[0]) != 0)
         return NULL;
+    if (np->n_output > 1 && export_results_moved(ex, n, np))
+        return NULL;
     return np;
 }
 

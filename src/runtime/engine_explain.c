@@ -400,22 +400,6 @@ static void explain_dropped(Explainer *x, graft_node *root, const PartVerdict *v
     }
 }
 
-static void explain_partition(Explainer *x, uint32_t r, graft_node *root)
-{
-    PartVerdict v;
-    engine_partition_verdict(x->e, r, root, &v);
-    if (v.fate == PART_KEPT)
-        fputs("  grouped by its partition pass\n", x->out);
-    else if (v.fate == PART_INTERIOR)
-        fprintf(x->out, "  not grouped: interior use: %s is used by %s outside the group,\n"
-                "  which %s\n",
-                explain_label_at(x, v.a, &x->sb), explain_label_at(x, v.b, &x->sb2),
-                x->e->rs->rules[r].nroots ? "no root post-dominates"
-                                          : "the root does not post-dominate");
-    else
-        explain_dropped(x, root, &v, "not grouped");
-}
-
 /* Says that attribute attr of the action's call op has no value because
  * variable slot holds neither an attribute nor a number. */
 static void explain_slot_attr(Explainer *x, const graft_rule *rule, const char *attr,
@@ -432,17 +416,21 @@ static void explain_slot_attr(Explainer *x, const graft_rule *rule, const char *
 /* A compiled action (rule->action NULL) refuses a match as its table of
  * attributes given variables says (graft_slot_attr): the first row whose
  * variable has no value, the one its C tests first. */
+static const graft_slot_attr *compiled_refusal(const graft_rule *rule, const graft_binding *b)
+{
+    for (int i = 0; i < rule->nslot_attrs; i++)
+        if (!graft_attr_slot_known(&b[rule->slot_attrs[i].slot]))
+            return &rule->slot_attrs[i];
+    return NULL;
+}
+
+/* Says compiled_refusal's row; false when there is none. */
 static bool explain_compiled_refusal(Explainer *x, const graft_rule *rule)
 {
-    const graft_binding *b = matcher_bindings(x->e->m);
-    for (int i = 0; i < rule->nslot_attrs; i++) {
-        const graft_slot_attr *sa = &rule->slot_attrs[i];
-        if (!graft_attr_slot_known(&b[sa->slot])) {
-            explain_slot_attr(x, rule, sa->attr, sa->op, sa->slot);
-            return true;
-        }
-    }
-    return false;
+    const graft_slot_attr *sa = compiled_refusal(rule, matcher_bindings(x->e->m));
+    if (sa)
+        explain_slot_attr(x, rule, sa->attr, sa->op, sa->slot);
+    return sa != NULL;
 }
 
 /* A spliced call of the action whose operand count on this match its op
@@ -461,30 +449,128 @@ static void explain_spliced_count(Explainer *x, const graft_expr *call)
         fprintf(x->out, "%s takes %d to %d\n", call->s, (int)call->i, call->cmp - 1);
 }
 
-/* When the action would make a tuple where the model's result keeps its
- * shape, or holds tensors only (note [fixed outputs] in
- * src/ir/graph_module.c), says so; false when it fits.  A rule of several
- * roots makes no tuple node: its tuple gives each root its value (note
- * [root values] in rewrite_build.c). */
+/* A root whose value the action would not fit: what graft run asks of
+ * the value built (graph_replacement_misfit, note [fixed outputs] in
+ * src/ir/graph_module.c), asked before it is built. */
+typedef struct Misfit {
+    ReplacementMisfit why;
+    const graft_node *root;
+    int fields; /* the value's: -1 when it is no tuple */
+    int field;  /* the output field it is about, or -1 */
+    int nth;    /* the root's number in a rule of several roots, 0 in a rule of one */
+} Misfit;
+
+/* Whether x, the action for root (the nth), would not fit; m says why. */
+static bool misfits(graft_engine *e, const graft_expr *x, const graft_node *root, int nth,
+                    Misfit *m)
+{
+    ActionValue v;
+    rewrite_action_value(&v, x, matcher_bindings(e->m));
+    *m = (Misfit){.root = root, .fields = v.value.fields, .nth = nth};
+    m->why = graph_replacement_misfit(e->g, root, &v.value, &m->field);
+    return m->why != REPLACEMENT_FITS;
+}
+
+/* The first root of the matcher's match at root whose value does not
+ * fit, in *m; false when every one does.  A rule of several roots makes
+ * no tuple node of its tuple: each root takes its field, and another
+ * action's results are read by element, a tensor each (note [root
+ * values] in rewrite_build.c). */
+static bool find_misfit(graft_engine *e, const graft_rule *rule, const graft_node *root,
+                        Misfit *m)
+{
+    if (!rule->nroots)
+        return misfits(e, rule->action, root, 0, m);
+    int n;
+    graft_node *const *roots = matcher_roots(e->m, &n);
+    const graft_expr *a = rule->action;
+    bool fields = a->kind == GRAFT_EXPR_TUPLE && a->nkids == n;
+    for (int j = 0; j < n; j++)
+        if (misfits(e, fields ? a->kids[j] : a, roots[j], j + 1, m))
+            return true;
+    return false;
+}
+
+/* Says why m's value does not fit: "  what: ...". */
+static void put_misfit(Explainer *x, const char *what, const Misfit *m)
+{
+    int outputs = graph_fixed_output_fields(x->e->g);
+    fprintf(x->out, "  %s: ", what);
+    if (m->nth)
+        fprintf(x->out, "for root %d, ", m->nth);
+    switch (m->why) {
+    case REPLACEMENT_FEWER_FIELDS:
+        fprintf(x->out, "the model has %d outputs; the action's tuple would have %d field%s\n",
+                outputs, m->fields, m->fields == 1 ? "" : "s");
+        break;
+    case REPLACEMENT_NO_TUPLE:
+        fprintf(x->out, "the model has %d outputs; the action makes no tuple of them\n",
+                outputs);
+        break;
+    case REPLACEMENT_TUPLE_FOR_TENSOR:
+        fputs("the action makes a tuple where the model has a tensor\n", x->out);
+        break;
+    case REPLACEMENT_TUPLE_OUTPUT:
+        fprintf(x->out, "field %d of the action's tuple would be a tuple, where the model "
+                "has a tensor\n", m->field);
+        break;
+    case REPLACEMENT_INPUT:
+        if (m->field >= 0)
+            fprintf(x->out, "the model's output %d is its input %s; the action's tuple would "
+                    "give it another value\n", m->field,
+                    explain_label(x, node_arg(m->root, m->field), &x->sb));
+        else
+            fprintf(x->out, "the model's input %s is also its output; the action would give "
+                    "it another value\n", explain_label(x, m->root, &x->sb));
+        break;
+    case REPLACEMENT_FITS:
+        break;
+    }
+}
+
+/* When the action would give a root a value of a shape the model's
+ * result does not take (find_misfit), says so; false when it fits. */
 static bool explain_unfitting(Explainer *x, const graft_rule *rule, const graft_node *root)
 {
-    if (rule->nroots)
+    Misfit m;
+    if (!find_misfit(x->e, rule, root, &m))
         return false;
-    const graft_graph *g = x->e->g;
-    int fields = rewrite_result_fields(rule->action, matcher_bindings(x->e->m));
-    if (graph_replacement_shape_fits(g, root, fields))
-        return false;
-    int outputs = graph_fixed_output_fields(g);
-    if (root == graph_output(g) && outputs != OUTPUT_ONE_VALUE && fields >= 0)
-        fprintf(x->out, "  not applied: the model has %d outputs; the action's tuple would "
-                "have %d field%s\n", outputs, fields, fields == 1 ? "" : "s");
-    else if (root == graph_output(g) && outputs != OUTPUT_ONE_VALUE)
-        fprintf(x->out, "  not applied: the model has %d outputs; the action makes no "
-                "tuple of them\n", outputs);
-    else
-        fputs("  not applied: the action makes a tuple where the model has a tensor\n",
-              x->out);
+    put_misfit(x, "not applied", &m);
     return true;
+}
+
+/* What rule r's partition pass makes of root, the matcher's match at
+ * root r's on entry. */
+static void explain_partition(Explainer *x, uint32_t r, graft_node *root)
+{
+    Misfit m = {.root = root, .fields = -1, .field = -1};
+    m.why = engine_partition_misfit(x->e, &x->e->rs->rules[r], root, &m.nth); /* (r's match) */
+    PartVerdict v;
+    engine_partition_verdict(x->e, r, root, &v);
+    if (v.fate == PART_UNFIT)
+        put_misfit(x, "not grouped", &m);
+    else if (v.fate == PART_KEPT)
+        fputs("  grouped by its partition pass\n", x->out);
+    else if (v.fate == PART_INTERIOR)
+        fprintf(x->out, "  not grouped: interior use: %s is used by %s outside the group,\n"
+                "  which %s\n",
+                explain_label_at(x, v.a, &x->sb), explain_label_at(x, v.b, &x->sb2),
+                x->e->rs->rules[r].nroots ? "no root post-dominates"
+                                          : "the root does not post-dominate");
+    else
+        explain_dropped(x, root, &v, "not grouped");
+}
+
+/* Whether graft run would refuse rule's action on the matcher's match at
+ * root, as a failing guard (explain_uncomputable says why). */
+static bool action_refused(graft_engine *e, const graft_rule *rule, const graft_node *root)
+{
+    const graft_binding *b = matcher_bindings(e->m);
+    int attr;
+    Misfit m;
+    if (!rule->action)
+        return compiled_refusal(rule, b) != NULL;
+    return rewrite_first_unknown(rule->action, b, &attr) || find_misfit(e, rule, root, &m);
 }
 
 /* When the action cannot be made from this match (rewrite_computable
@@ -560,8 +646,9 @@ static void explain_policy(Explainer *x, uint32_t r, graft_node *root)
         if (other->kind != GRAFT_ACTION_REWRITE)
             continue;
         engine_rewrite_verdict(e, cand[k], root, &ov);
-        if (ov.fate != PART_KEPT)
-            continue;
+        if (ov.fate != PART_KEPT ||
+            (matcher_try(e->m, cand[k], root) == MATCH_OK && action_refused(e, other, root)))
+            continue; /* (the verdict's grouping has left the matcher as it liked) */
         fprintf(x->out, "  not applied: %s (%s:%d, priority %d) is tried first at %s and "
                 "applies\n", other->name, other->file, other->line, other->priority,
                 explain_label(x, root, &x->sb));

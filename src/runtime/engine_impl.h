@@ -187,6 +187,8 @@ typedef enum PartFate {
                          (note [partition roots] in group.c) */
     PART_CLAIMED,     /* inside the group rooted at a already */
     PART_PARTITIONED, /* inside a function partitioned before */
+    PART_UNFIT,       /* refused: the call cannot take the roots' place
+                         (engine_partition_misfit) */
 } PartFate;
 
 typedef struct PartVerdict {
@@ -200,6 +202,13 @@ void engine_partition_verdict(graft_engine *e, uint32_t rule, const graft_node *
                               PartVerdict *v);
 /* The same for a rewrite rule's pass (rewrite.c). */
 void engine_rewrite_verdict(graft_engine *e, uint32_t rule, const graft_node *root, PartVerdict *v);
+/* Why a partition may not replace the roots of the matcher's match at
+ * root (a rule of several roots: matcher_roots) by its call, or elements
+ * of it (note [fixed outputs] in src/ir/graph_module.c), or
+ * REPLACEMENT_FITS; *nth: the root's number in a rule of several, 0 in a
+ * rule of one (group.c). */
+ReplacementMisfit engine_partition_misfit(graft_engine *e, const graft_rule *rule,
+                                          const graft_node *root, int *nth);
 
 /* rewrite_fold.c: fold(...) in actions (note [constant folding] in
  * fold.h).  Whether every fold of action x has constants for leaves on
@@ -380,10 +389,17 @@ enum { PLACE_SPLICE = -1, PLACE_COUNT = -2 };
 /* The operands call x has on b, each splice giving its range's fields
  * (none when it has no range). */
 int rewrite_operand_count(const graft_expr *x, const graft_binding *b);
-/* The fields of the tuple node action x makes on b, -1 when it makes no
- * tuple node (note [fixed outputs] in src/ir/graph_module.c: graft
- * explain asks before a build what the rewrite asks of the node built). */
-int rewrite_result_fields(const graft_expr *x, const graft_binding *b);
+/* The value action x would give a root on b, as graph_replacement_misfit
+ * reads it (note [fixed outputs] in src/ir/graph_module.c: graft explain
+ * asks before a build what the rewrite asks of the node built).  An
+ * action of several results (a rule of several roots) gives each a
+ * tensor the action makes. */
+typedef struct ActionValue {
+    ReplacementValue value;
+    const graft_expr *x;
+    const graft_binding *b;
+} ActionValue;
+void rewrite_action_value(ActionValue *v, const graft_expr *x, const graft_binding *b);
 /* What makes rewrite_computable false: the call of x whose attribute
  * *attr has no value on b, a splice without a range (*attr
  * PLACE_SPLICE), or a spliced call whose operand count its op does not

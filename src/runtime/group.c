@@ -810,6 +810,37 @@ static bool candidate(Grouper *gp, graft_node *root, bool leaf_ok, Group *gr)
     return true;
 }
 
+/* Each root takes the call, or its element: a tensor made (note [fixed
+ * outputs] in src/ir/graph_module.c). */
+ReplacementMisfit engine_partition_misfit(graft_engine *e, const graft_rule *rule,
+                                          const graft_node *root, int *nth)
+{
+    int n = 1, field;
+    graft_node *const *roots = rule->nroots ? matcher_roots(e->m, &n) : NULL;
+    *nth = 0;
+    for (int j = 0; j < n; j++) {
+        const graft_node *r = roots ? roots[j] : root;
+        ReplacementMisfit why = graph_replacement_misfit(e->g, r, &GRAPH_MADE_TENSOR, &field);
+        if (why != REPLACEMENT_FITS) {
+            *nth = roots ? j + 1 : 0;
+            return why;
+        }
+    }
+    return REPLACEMENT_FITS;
+}
+
+/* Whether a partition may replace the match's roots by its call: a call
+ * for a call always (a result of fixed fields is a tuple, a graph input
+ * a variable), else as engine_partition_misfit says. */
+static inline bool partition_fits(Grouper *gp, const graft_node *root)
+{
+    const graft_rule *rule = &gp->e->rs->rules[gp->rule];
+    int nth;
+    NodeKind k = node_kind(root);
+    return (!rule->nroots && k != NODE_TUPLE && k != NODE_VAR) ||
+           engine_partition_misfit(gp->e, rule, root, &nth) == REPLACEMENT_FITS;
+}
+
 bool grouper_try(Grouper *gp, graft_node *root, bool leaf_ok, Group *out)
 {
     RuleStats *st = &gp->e->stats.rules[gp->rule];
@@ -818,7 +849,12 @@ bool grouper_try(Grouper *gp, graft_node *root, bool leaf_ok, Group *out)
     st->tried++;
     MatchResult res = matcher_try(gp->e->m, gp->rule, root);
     bool kept = false;
-    if (res == MATCH_OK) {
+    if (res == MATCH_OK && !leaf_ok && !partition_fits(gp, root)) {
+        st->matched++;
+        st->guard++; /* a partition's call refused as a guard refuses (a rewrite's value is
+                        asked once built: note [fixed outputs] in graph_module.c) */
+        grouper_verdict(gp, root, PART_UNFIT, NULL, NULL);
+    } else if (res == MATCH_OK) {
         st->matched++;
         kept = candidate(gp, root, leaf_ok, out);
         if (kept && leaf_ok) /* note [rewrite keeps no inputs] in group.h */

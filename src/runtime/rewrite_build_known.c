@@ -188,10 +188,54 @@ bool rewrite_always_computable(const graft_expr *x)
     return rewrite_computable(x, NULL);
 }
 
-int rewrite_result_fields(const graft_expr *x, const graft_binding *b)
+/* The node action operand x (no splice) is on b: the node bound, or NULL
+ * for one the action makes; *tuple: whether it is a tuple (a call, a
+ * constant or an element is a tensor). */
+static const graft_node *operand_node(const graft_expr *x, const graft_binding *b, bool *tuple)
 {
-    if (x->kind == GRAFT_EXPR_TUPLE)
-        return rewrite_operand_count(x, b);
     const graft_node *n = x->kind == GRAFT_EXPR_SLOT ? b[x->slot].node : NULL;
-    return n && node_kind(n) == NODE_TUPLE ? node_nargs(n) : -1;
+    *tuple = x->kind == GRAFT_EXPR_TUPLE || (n && node_kind(n) == NODE_TUPLE);
+    return n;
+}
+
+/* Field k of tuple node t, and whether it is a tuple. */
+static const graft_node *tuple_field(const graft_node *t, int k, bool *tuple)
+{
+    const graft_node *f = node_arg(t, k);
+    *tuple = node_kind(f) == NODE_TUPLE;
+    return f;
+}
+
+/* ReplacementValue.field of an ActionValue: a tuple's fields counted as
+ * build_kids places them, a splice giving its range's. */
+static const graft_node *action_field(const ReplacementValue *v, int k, bool *tuple)
+{
+    const graft_expr *x = ((const ActionValue *)v)->x;
+    const graft_binding *b = ((const ActionValue *)v)->b;
+    if (k < 0)
+        return operand_node(x, b, tuple);
+    if (x->kind != GRAFT_EXPR_TUPLE) /* a variable bound to a tuple */
+        return tuple_field(b[x->slot].node, k, tuple);
+    int at = 0, from, end;
+    for (int i = 0; i < x->nkids; i++) {
+        const graft_expr *kid = x->kids[i];
+        if (kid->kind != GRAFT_EXPR_SPLICE && at++ == k)
+            return operand_node(kid, b, tuple);
+        if (kid->kind == GRAFT_EXPR_SPLICE && rewrite_splice_range(kid, b, &from, &end)) {
+            if (k < at + end - from)
+                return tuple_field(b[kid->slot].node, from + k - at, tuple);
+            at += end - from;
+        }
+    }
+    *tuple = false; /* (k past the fields: not asked) */
+    return NULL;
+}
+
+void rewrite_action_value(ActionValue *v, const graft_expr *x, const graft_binding *b)
+{
+    const graft_node *n = x->kind == GRAFT_EXPR_SLOT ? b[x->slot].node : NULL;
+    int fields = x->kind == GRAFT_EXPR_TUPLE        ? rewrite_operand_count(x, b)
+                 : n && node_kind(n) == NODE_TUPLE ? node_nargs(n)
+                                                   : -1;
+    *v = (ActionValue){{fields, action_field}, x, b};
 }
