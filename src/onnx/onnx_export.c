@@ -206,10 +206,11 @@ static const char *output_name(Exporter *ex, const char *call, unsigned i)
 }
 
 /* note [value names as imported]: the graph's value names are the
- * import's (set_value in onnx_import.c, the one caller of
+ * import's (set_value in onnx_import_impl.h, the one caller of
  * graph_set_value_name_interned; no code calls graph_set_value_name),
- * and so are its nodes' domains (import_node, graph_set_node_domain's one
- * caller), so the export asks those maps only where they may hold one:
+ * and so are its nodes' domains (import_general_node in
+ * onnx_import_node.c, graph_set_node_domain's one caller), so the
+ * export asks those maps only where they may hold one:
  *   - a variable's value is written under its own name (node_name): the
  *     import names a graph input's parameter with the input's interned
  *     name and files the same pointer as its value name (import_leaves),

@@ -331,7 +331,7 @@ static bool apply_roots(graft_engine *e, uint32_t r, const ActionPlaces *places,
  * builds the action from the bindings as they read now and replaces the
  * root; false when the action gives the root back.  places: where the
  * action's values may lack (note [places that may lack a value] in
- * rewrite_build.c). */
+ * rewrite_build_known.c). */
 static bool apply_group(graft_engine *e, const Grouper *gp, uint32_t r,
                         const ActionPlaces *places, const Group *gr, graft_binding *bind)
 {
