@@ -10,6 +10,7 @@
 #include "engine.h"
 #include "engine_impl.h"
 #include "frontend.h"
+#include "keymap.h"
 #include "lower.h"
 #include "match.h"
 #include "partition_impl.h"
@@ -1886,6 +1887,122 @@ START_TEST(spliced_captures_get_the_fewest_fields_that_fit)
 }
 END_TEST
 
+/* ---- the ops that draw a value are never shared ---- */
+
+START_TEST(drawing_calls_not_shared)
+{
+    /* two calls of RandomNormalLike, and of Multinomial, made by one
+       action stay two (note [shared sub-expressions] in
+       src/runtime/rewrite_share.c); two of Relu, and of Mul, whose names
+       begin with the same letters, are one */
+    static const char *const ops[] = {"RandomNormalLike", "Relu", "Multinomial", "Mul"};
+    const bool shared[] = {false, true, false, true};
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    uint32_t first = graph_node_count(g);
+    graft_node *fields[2 * ARRAY_LEN(ops)];
+    for (size_t i = 0; i < ARRAY_LEN(fields); i++)
+        fields[i] = graph_add_call(g, ops[i / 2], &x, 1, NULL, 0);
+    graft_node *made = graph_add_tuple(g, fields, (int)ARRAY_LEN(fields));
+    graft_node *by[] = {made};
+    rewrite_share(g, first, by, 1);
+    ck_assert_ptr_eq(by[0], made);
+    for (size_t i = 0; i < ARRAY_LEN(ops); i++) {
+        ck_assert_str_eq(node_op(node_arg(made, 2 * (int)i)), ops[i]);
+        ck_assert_int_eq(node_arg(made, 2 * (int)i) == node_arg(made, 2 * (int)i + 1),
+                         shared[i]);
+    }
+    graph_free(g);
+}
+END_TEST
+
+/* ---- one number made is one node of its kind ---- */
+
+START_TEST(one_number_not_shared)
+{
+    /* an action that makes one constant (a literal, or a bound attribute
+       given as an operand) among nodes of other kinds has nothing to share
+       (note [actions of distinct nodes] in src/runtime/rewrite_share.c);
+       two constants may be one */
+    Run r;
+    run_open(&r,
+             "literal := exp(x) => multiply(x, 2f)\n"
+             "operand := nn.leaky_relu(x, alpha=a) => multiply(x, a)\n"
+             "two := sigmoid(x) => add(multiply(x, 2f), 3f)\n",
+             "def @main(%x) {\n  exp(%x)\n}\n", 0);
+    const bool want[] = {false, false, true};
+    ck_assert_uint_eq(r.rules->rs.nrules, ARRAY_LEN(want));
+    for (uint32_t i = 0; i < r.rules->rs.nrules; i++)
+        ck_assert_int_eq(rewrite_may_share(r.rules->rs.rules[i].action), want[i]);
+    run_close(&r);
+}
+END_TEST
+
+/* ---- two action keys of one hash ---- */
+
+/* The word v for which hash_mix(h, v) is want (hash_mix adds v to a
+ * function of h and xors h in: src/base/keymap.h). */
+static uint64_t hash_mix_undone(uint64_t h, uint64_t want)
+{
+    return (want ^ h) - (0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2));
+}
+
+/* Call n's key's hash in src/runtime/rewrite_types.c (call_hash) up to
+ * the first item of its one attribute, a list, of tensor operands. */
+static uint64_t hash_to_first_item(const graft_node *n)
+{
+    uint64_t h = hash_mix((uint64_t)(uintptr_t)node_op(n), (uint64_t)node_nargs(n));
+    for (int i = 0; i < node_nargs(n); i++)
+        h = hash_mix(h, (uint64_t)(uintptr_t)node_type(node_arg(n, i)));
+    h = hash_mix(h, (uint64_t)(uintptr_t)node_attr(n, 0)->name);
+    return hash_mix(hash_mix(hash_mix(h, GRAFT_ATTR_LIST), 0), 0); /* its kind, i and f */
+}
+
+/* A list attribute value of one int, i. */
+static graft_attr_value *one_int_list(graft_graph *g, int64_t i)
+{
+    graft_attr_value *item = graph_new_attr_value(g, GRAFT_ATTR_INT);
+    item->i = i;
+    graft_attr_value *list = graph_new_attr_value(g, GRAFT_ATTR_LIST);
+    const graft_attr_value **items = arena_array(graph_arena(g), 2, sizeof *items);
+    items[0] = item;
+    list->nitems = 1;
+    list->items = (const graft_attr_value *const *)items;
+    return list;
+}
+
+START_TEST(action_keys_of_one_hash)
+{
+    /* sum(x, axis=[0]) and sum(x, axis=[1]), the second's item given the
+       float bits that make the two keys' hashes one (note [action types]
+       in src/runtime/rewrite_types.c: a key whose hash another holds is
+       typed each time): each call gets its own type, the first item of
+       the lists compared too */
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", graph_type_tensor(g, "float32",
+                                                              (int64_t[]){2, 3}, 2));
+    graft_attr_value *axis0 = one_int_list(g, 0), *axis1 = one_int_list(g, 1);
+    graft_attr first = {"axis", axis0}, second = {"axis", axis1};
+    graft_node *sum0 = graph_add_call(g, "sum", &x, 1, &first, 1);
+    graft_node *sum1 = graph_add_call(g, "sum", &x, 1, &second, 1);
+    uint64_t h = hash_mix(hash_to_first_item(sum0), GRAFT_ATTR_INT);
+    ck_assert_uint_eq(hash_to_first_item(sum1), hash_to_first_item(sum0));
+    uint64_t want = hash_mix(hash_mix(h, 0), 0); /* item 0 of axis0: i 0, f 0.0 */
+    uint64_t bits = hash_mix_undone(hash_mix(h, 1), want);
+    graft_attr_value *forged = (graft_attr_value *)axis1->items[0];
+    memcpy(&forged->f, &bits, sizeof bits);
+    ActionTypes *at = action_types_new(g);
+    StrBuf why = {0};
+    ck_assert_str_eq(action_type(at, g, sum0, &why)->text, "Tensor[(3), float32]");
+    ck_assert_str_eq(action_type(at, g, sum1, &why)->text, "Tensor[(2), float32]");
+    ck_assert_str_eq(action_type(at, g, sum0, &why)->text, "Tensor[(3), float32]");
+    ck_assert_uint_eq(why.len, 0);
+    action_types_free(at);
+    strbuf_free(&why);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -1926,6 +2043,7 @@ static Suite *engine_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, reused_node_keeps_its_type);
     tcase_add_test(tc, action_types_by_key);
+    tcase_add_test(tc, action_keys_of_one_hash);
     tcase_add_test(tc, million_node_chain);
     suite_add_tcase(s, tc);
     tc = tcase_create("places");
@@ -1950,6 +2068,8 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, distinct_actions_not_shared);
     tcase_add_test(tc, canonical_attributes_remembered);
     tcase_add_test(tc, tensor_constant_bytes_read_once);
+    tcase_add_test(tc, drawing_calls_not_shared);
+    tcase_add_test(tc, one_number_not_shared);
     suite_add_tcase(s, tc);
     tc = tcase_create("memory");
     tcase_add_test(tc, replaced_copies_freed_as_the_pass_goes);

@@ -2943,6 +2943,25 @@ START_TEST(test_replacement_misfit)
 }
 END_TEST
 
+/* note [fixed outputs] in src/ir/graph_module.c: no output field of the
+ * result is a tuple, the last as the first. */
+START_TEST(test_fixed_outputs_last_field)
+{
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL), *y = graph_add_param(g, "y", NULL);
+    graft_node *r = graph_add_call(g, "Relu", &x, 1, NULL, 0);
+    graft_node *t = graph_add_call(g, "Tanh", &y, 1, NULL, 0);
+    graft_node *out = graph_add_tuple(g, (graft_node *[]){r, t}, 2);
+    graph_set_output(g, out);
+    graft_node *pair = graph_add_tuple(g, (graft_node *[]){t, t}, 2);
+    graph_fix_outputs(g, 2);
+    ck_assert(!graph_replacement_fits(g, out, graph_add_tuple(g, (graft_node *[]){r, pair}, 2)));
+    ck_assert(!graph_replacement_fits(g, out, graph_add_tuple(g, (graft_node *[]){pair, t}, 2)));
+    ck_assert(graph_replacement_fits(g, out, graph_add_tuple(g, (graft_node *[]){t, r}, 2)));
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -3031,6 +3050,7 @@ static Suite *graph_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("fixed outputs");
     tcase_add_test(tc, test_fixed_outputs);
+    tcase_add_test(tc, test_fixed_outputs_last_field);
     tcase_add_test(tc, test_replacement_misfit);
     suite_add_tcase(s, tc);
     tc = tcase_create("user lists");

@@ -457,6 +457,44 @@ START_TEST(test_nodes_put_late)
 }
 END_TEST
 
+/* note [nodes' spans put late]: a write whose node list is the export's
+ * own, its nodes made (given as bytes) but the last, which is the
+ * model's, puts the model's nodes' spans: that node is the bytes read,
+ * whatever its struct holds. */
+START_TEST(test_last_node_kept)
+{
+    static const uint8_t graph[] = { /* test_nodes_put_late's Neg and Relu */
+        0x0a, 0x0c, 0x0a, 0x01, 'x', 0x12, 0x02, 't', '0', 0x22, 0x03, 'N', 'e', 'g',
+        0x0a, 0x0d, 0x0a, 0x02, 't', '0', 0x12, 0x01, 'y', 0x22, 0x04, 'R', 'e', 'l', 'u',
+        0x5a, 0x03, 0x0a, 0x01, 'x', 0x62, 0x03, 0x0a, 0x01, 'y'};
+    uint8_t model[sizeof graph + 8] = {0x08, 0x08, 0x3a, sizeof graph};
+    memcpy(model + 4, graph, sizeof graph);
+    memcpy(model + 4 + sizeof graph, "\x42\x02\x10\x11", 4);
+    graft_diag *d = diag_new(stderr);
+    Onnx__ModelProto *read = onnx_model_unpack(model, sizeof model, "t.onnx", NULL, d);
+    ck_assert_ptr_nonnull(read);
+    read->graph->node[1]->op_type = "Tanh"; /* (its span still Relu's bytes) */
+    Onnx__NodeProto made_neg = *read->graph->node[0];
+    Onnx__NodeProto *nodes[] = {&made_neg, read->graph->node[1]};
+    Onnx__GraphProto copy = *read->graph;
+    copy.node = nodes;
+    Onnx__ModelProto shares = *read;
+    shares.graph = &copy;
+    const OnnxSpan bytes[] = {{graph + 2, 12}, {NULL, 0}}; /* the Neg's, made */
+    const OnnxMadeBytes made = {.functions = NULL, .graph = &copy.base, .nodes = bytes};
+    char *out = NULL;
+    size_t len;
+    FILE *mem = open_memstream(&out, &len);
+    ck_assert(onnx_model_write_made(&shares, read, &made, mem));
+    fclose(mem);
+    ck_assert_uint_eq(len, sizeof model);
+    ck_assert(memcmp(out, model, sizeof model) == 0);
+    free(out);
+    onnx_model_free(read);
+    diag_free(d);
+}
+END_TEST
+
 static Suite *span_suite(void)
 {
     Suite *s = suite_create("onnx_span");
@@ -468,6 +506,7 @@ static Suite *span_suite(void)
     tcase_add_test(tc, test_span_keys);
     tcase_add_test(tc, test_spans_by_index);
     tcase_add_test(tc, test_nodes_put_late);
+    tcase_add_test(tc, test_last_node_kept);
     suite_add_tcase(s, tc);
     return s;
 }
