@@ -594,6 +594,9 @@ const char *graph_value_name(const graft_graph *g, const graft_node *n);
  * default domain and for every Relay call. */
 void graph_set_node_domain(graft_graph *g, const graft_node *n, const char *domain);
 const char *graph_node_domain(const graft_graph *g, const graft_node *n);
+/* The calls given a domain so far: the ONNX export compares it with the
+ * import's count to learn whether made calls may have one. */
+size_t graph_node_domain_count(const graft_graph *g);
 
 /* ---- accessors by id: the node accessors for callers that keep ids ---- */
 

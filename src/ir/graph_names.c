@@ -148,3 +148,8 @@ const char *graph_node_domain(const graft_graph *g, const graft_node *n)
 {
     return name_get(&g->domains, n);
 }
+
+size_t graph_node_domain_count(const graft_graph *g)
+{
+    return g->domains.len;
+}

@@ -209,8 +209,8 @@ static const char *output_name(Exporter *ex, const char *call, unsigned i)
  * import's (set_value in onnx_import_impl.h, the one caller of
  * graph_set_value_name_interned; no code calls graph_set_value_name),
  * and so are its nodes' domains (import_general_node in
- * onnx_import_node.c, graph_set_node_domain's one caller), so the
- * export asks those maps only where they may hold one:
+ * onnx_import_node.c), so the export asks those maps only where they may
+ * hold one:
  *   - a variable's value is written under its own name (node_name): the
  *     import names a graph input's parameter with the input's interned
  *     name and files the same pointer as its value name (import_leaves),
@@ -221,7 +221,14 @@ static const char *output_name(Exporter *ex, const char *call, unsigned i)
  *   - a node made after the import (an id past norigin: a rewrite's, a
  *     partition's call) has neither (each map asked for nothing: 21
  *     instructions a made node, twice, and 30 for its domain, 10,000
- *     made nodes in each ONNX job). */
+ *     made nodes in each ONNX job), but for one case: a call of a callee
+ *     variable bound to a call of another domain (f(y) in an action,
+ *     note [callee variables] in src/runtime/pattern.h) is made in the
+ *     bound call's domain (callee_call in rewrite_build.c, the other
+ *     caller of graph_set_node_domain).  The export learns it once, by
+ *     the count of calls given a domain (Exporter.made_domains), and
+ *     then asks every made call.  (Before, such a call was written in
+ *     the default domain, which ONNX's checker refuses.) */
 
 /* n's value name in the graph, asked only of a node the import made. */
 static const char *imported_value_name(const Exporter *ex, const graft_node *n)
@@ -831,7 +838,8 @@ bool onnx_export(OnnxModel *m, FILE *out, bool text, graft_diag *d)
 {
     size_t count = (size_t)graph_node_count(m->g) + 1;
     Exporter ex = {.m = m, .g = m->g, .d = d, .ok = true, .arena = arena_new(),
-                   .fresh = "0", .fresh_len = 1};
+                   .fresh = "0", .fresh_len = 1,
+                   .made_domains = graph_node_domain_count(m->g) > m->import_domains};
     ex.value = xmalloc(count * sizeof *ex.value); /* note [names not zeroed] */
     ex.made_call = xmalloc((count - m->norigin) * sizeof *ex.made_call); /* (the same) */
     ex.live = xcalloc(count, 1);

@@ -79,6 +79,8 @@ typedef struct Exporter {
                               saw, and its declaration (onnx_export_opset.c,
                               note [opsets once an op]) */
     const OnnxOpDecl *made_decl;
+    bool made_domains;     /* a made call may have a domain (note [value
+                              names as imported] in onnx_export.c) */
     KeyMap output_index;   /* a graph output's interned name -> its index + 1,
                               made at the first ask (export_results_moved) */
     bool outputs_indexed;

@@ -110,7 +110,9 @@ const char *export_made_domain(Exporter *ex, const graft_node *n)
         ex->made_op = op;
         ex->made_decl = decl;
     }
-    const char *domain = node_id(n) < ex->m->norigin ? graph_node_domain(ex->g, n) : NULL;
+    const char *domain = node_id(n) < ex->m->norigin || ex->made_domains
+                             ? graph_node_domain(ex->g, n)
+                             : NULL;
     refuse_private(ex, n, ex->made_decl); /* (domain: note [value names as imported]) */
     return domain || !ex->made_decl ? domain : ex->made_decl->domain;
 }

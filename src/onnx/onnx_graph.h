@@ -141,6 +141,8 @@ typedef struct OnnxModel {
                                   export's fresh names avoid */
     VEC(OnnxOpCall) ops;       /* the ops the main graph's NodeProtos call,
                                   each at least once (note [ops as imported]) */
+    size_t import_domains;     /* the calls import gave a domain (note [value
+                                  names as imported] in onnx_export.c) */
 } OnnxModel;
 
 /* The model proto (taken over: freed with the result, or here on

@@ -156,6 +156,7 @@ static OnnxModel *import_model(Onnx__ModelProto *proto, const char *name, graft_
         import_set_outputs(&im, gp, &out);
     import_output_values_free(&out);
     note_origins_made(&im); /* (the output's tuple too) */
+    m->import_domains = graph_node_domain_count(m->g);
     m->values = im.values; /* the names in use, for the export's fresh ones */
     if (!im.ok) {
         m->proto = NULL; /* the caller's */

@@ -25,8 +25,9 @@
  * (newshape=[-1, shape(x)[2]]), each a number, or be shape(x), the dims
  * of x's type. */
 
-/* f(y, ...): a call of the callee of call (an op, with call's attributes,
- * or a function value), note [callee variables] in pattern.h. */
+/* f(y, ...): a call of the callee of call (an op, with call's attributes
+ * and domain, or a function value), note [callee variables] in pattern.h;
+ * the domain: note [value names as imported] in src/onnx/onnx_export.c. */
 static graft_node *callee_call(graft_graph *g, const graft_node *call, graft_node *const *args,
                                int nargs)
 {
@@ -36,7 +37,11 @@ static graft_node *callee_call(graft_graph *g, const graft_node *call, graft_nod
     graft_attr *attrs = arena_array(graph_arena(g), (size_t)nattrs + 1, sizeof *attrs);
     for (int i = 0; i < nattrs; i++)
         attrs[i] = *node_attr(call, i);
-    return graph_add_call(g, node_op(call), args, nargs, attrs, nattrs);
+    graft_node *n = graph_add_call(g, node_op(call), args, nargs, attrs, nattrs);
+    const char *domain = graph_node_domain(g, call);
+    if (domain)
+        graph_set_node_domain(g, n, domain);
+    return n;
 }
 
 /* The node an action expression stands for: a bound node, or a new one. */
