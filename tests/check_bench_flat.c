@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "bench_flat.h"
 #include "engine.h"
 #include "frontend.h"
@@ -303,30 +304,14 @@ START_TEST(order_when_ids_are_not_topological)
 }
 END_TEST
 
-/* copies seed batch norms side by side, the workload's model's shape
- * (bench/workload.sh, `graft-bench sidebyside`), malloc'd. */
+/* copies seed batch norms side by side, the workload's model
+ * (bench/workload.sh's `graft-bench sidebyside`, bench_e2e.c), malloc'd. */
 static char *side_by_side(int copies)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
-    fputs("def @main(", mem);
-    for (int i = 0; i < copies; i++)
-        fprintf(mem, "%s%%x%d, %%mean%d, %%var%d, %%gamma%d, %%beta%d", i ? ", " : "", i, i, i,
-                i, i);
-    fputs(") {\n", mem);
-    for (int i = 0, t = 0; i < copies; i++, t += 6) {
-        fprintf(mem, "  %%%d = subtract(%%x%d, %%mean%d);\n", t, i, i);
-        fprintf(mem, "  %%%d = add(%%var%d, 1e-05f);\n", t + 1, i);
-        fprintf(mem, "  %%%d = multiply(%%gamma%d, %%%d);\n", t + 2, i, t);
-        fprintf(mem, "  %%%d = sqrt(%%%d);\n", t + 3, t + 1);
-        fprintf(mem, "  %%%d = divide(%%%d, %%%d);\n", t + 4, t + 2, t + 3);
-        fprintf(mem, "  %%%d = add(%%%d, %%beta%d);\n", t + 5, t + 4, i);
-    }
-    fputs("  (", mem);
-    for (int i = 0; i < copies; i++)
-        fprintf(mem, "%s%%%d", i ? ", " : "", 6 * i + 5);
-    fputs(")\n}\n", mem);
+    ck_assert_int_eq(bench_write_side_by_side((uint64_t)copies, mem), 0);
     fclose(mem);
     return text;
 }
