@@ -146,7 +146,7 @@ static const uint8_t every_string[] = {
 START_TEST(test_common_nodes)
 {
     Arena *arena = arena_new();
-    const OnnxStrings to = {arena, NULL};
+    const OnnxStrings to = {.arena = arena};
     const Onnx__NodeProto *n = onnx_decode_common_node(seed_sub, sizeof seed_sub, &to);
     ck_assert_ptr_nonnull(n);
     ck_assert_uint_eq(n->n_input, 2);
@@ -193,7 +193,7 @@ START_TEST(test_other_nodes_left)
         {"\x0a\x02x", 3},                 /* an input cut short */
     };
     Arena *arena = arena_new();
-    const OnnxStrings to = {arena, NULL};
+    const OnnxStrings to = {.arena = arena};
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
         ck_assert_msg(!onnx_decode_common_node((const uint8_t *)others[i].bytes,
                                                others[i].len, &to), "form %zu", i);
@@ -266,7 +266,7 @@ static void rank1_value(uint8_t out[15], uint8_t k)
 START_TEST(test_shared_types)
 {
     Arena *arena = arena_new();
-    const OnnxStrings to = {arena, NULL};
+    const OnnxStrings to = {.arena = arena};
     OnnxTypeMemo memo = {0};
     uint8_t copy[sizeof seed_x], others[4][15];
     memcpy(copy, seed_x, sizeof seed_x);

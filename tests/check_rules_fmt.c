@@ -125,7 +125,7 @@ static void comments_and_items(const char *text, StrBuf *comments, StrBuf *items
     Arena *arena = arena_new();
     Interner *names = interner_new(arena);
     Source *src = source_from_string("t.graft", text, strlen(text));
-    AstBuilder b = {arena, names, src};
+    AstBuilder b = {.arena = arena, .names = names, .src = src};
     graft_diag *d = diag_new(NULL);
     AstFile *file = rules_parse_source(src, &b, (int)limit_defaults.rule_depth, d);
     ck_assert(file && diag_errors(d) == 0);
