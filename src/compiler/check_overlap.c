@@ -408,11 +408,18 @@ typedef struct Budget {
     long steps; /* pattern comparison steps over all pairs */
 } Budget;
 
+/* A pattern's root node, past its binding and constraints. */
+static const AstNode *root_node(const AstNode *p)
+{
+    while (p->kind == AST_BIND || p->kind == AST_CONSTRAIN)
+        p = p->kind == AST_BIND ? p->u.bind.operand : p->u.constrain.operand;
+    return p;
+}
+
 static const void *root_key(const AstNode *p)
 {
     static const char keys[AST_KIND_COUNT];
-    while (p->kind == AST_BIND || p->kind == AST_CONSTRAIN)
-        p = p->kind == AST_BIND ? p->u.bind.operand : p->u.constrain.operand;
+    p = root_node(p);
     switch (p->kind) {
     case AST_CALL:
         return p->u.call.op;
@@ -434,6 +441,22 @@ static void report_shadow(CheckCtx *c, const AstRule *winner, const AstRule *los
                                 : ", its guard holds on all of it,",
                  winner->priority > loser->priority ? "higher priority" : "it comes first");
     diag_note(c->d, winner->src, winner->name_range, "rule '%s' is here", winner->name);
+}
+
+/* note [refused by the outputs]: on an ONNX model graft run refuses a
+ * rewrite that would change the model's fixed outputs (note [fixed
+ * outputs] in src/ir/graph_module.c) as a guard that fails: a rule whose
+ * root may be no call (the outputs' tuple, a graph input) or whose
+ * action makes a tuple is refused at some matches of some models, and a
+ * later rule then applies there (graft explain says so).  In an ONNX
+ * rule file such a rule shadows nothing.  A call's root with a call's or
+ * a variable's action always fits: an ONNX value is a tensor. */
+static bool outputs_may_refuse(const CheckCtx *c, const AstRule *r)
+{
+    if (!registry_onnx_opset(c->reg))
+        return false;
+    bool tuple_action = r->kind == RULE_REWRITE && r->action && r->action->kind == AST_TUPLE;
+    return root_node(r->pattern)->kind != AST_CALL || tuple_action;
 }
 
 /* Runs one pattern comparison on at most PAIR_STEPS of the budget. */
@@ -477,7 +500,7 @@ static void compare(CheckCtx *c, RuleInfo *info, int i, int j, Budget *bud)
         return;
     bool b_wins = b->priority > a->priority;
     const AstRule *w = b_wins ? b : a, *l = b_wins ? a : b;
-    if (!w->once && budget_subsumes(bud, w, l, true)) {
+    if (!w->once && !outputs_may_refuse(c, w) && budget_subsumes(bud, w, l, true)) {
         report_shadow(c, w, l);
         info[b_wins ? i : j].shadowed = true;
         return;
