@@ -284,32 +284,6 @@ static graft_node *graph_output_at(const OnnxModel *m, graft_node *out, int k)
     return m->tupled ? node_arg(out, k) : out;
 }
 
-/* The index of the graph output named name, or -1 (the map made at the
- * first ask: only a call of several results asks, few models have one). */
-static int output_index(Exporter *ex, const char *name)
-{
-    const Onnx__GraphProto *gp = ex->m->proto->graph;
-    if (!ex->outputs_indexed)
-        for (size_t k = 0; k < gp->n_output; k++)
-            *keymap_put(&ex->output_index,
-                        keymap_ptr_key(graph_intern(ex->g, gp->output[k]->name)), 0) =
-                (int64_t)k + 1;
-    ex->outputs_indexed = true;
-    const int64_t *k = keymap_get(&ex->output_index, keymap_ptr_key(graph_intern(ex->g, name)));
-    return k ? (int)*k - 1 : -1;
-}
-
-bool export_results_moved(Exporter *ex, const graft_node *call, const Onnx__NodeProto *np)
-{
-    graft_node *out = graph_output(ex->g);
-    for (size_t i = 0; i < np->n_output; i++) {
-        int k = np->output[i][0] ? output_index(ex, np->output[i]) : -1;
-        if (k >= 0 && graph_output_at(ex->m, out, k) != export_result_of(ex, call, (int)i))
-            return true;
-    }
-    return false;
-}
-
 /* Whether n is a value a rewrite made, not yet named.  Inline: asked of
  * each graph output (10,000 in each ONNX job of bench/workload.sh). */
 static inline bool unnamed(const Exporter *ex, const graft_node *n)
@@ -435,6 +409,31 @@ static void inherit_names(Exporter *ex, const IdList *calls)
 static const char *interned_name(const Exporter *ex, const char *name)
 {
     return onnx_value_named(&ex->m->values, name) ? name : graph_intern(ex->g, name);
+}
+
+/* The index of the graph output named name, or -1 (the map made at the
+ * first ask: only a call of several results asks, few models have one). */
+static int output_index(Exporter *ex, const char *name)
+{
+    const Onnx__GraphProto *gp = ex->m->proto->graph;
+    if (!ex->output_index.len)
+        for (size_t k = 0; k < gp->n_output; k++)
+            *keymap_put(&ex->output_index,
+                        keymap_ptr_key(interned_name(ex, gp->output[k]->name)), 0) =
+                (int64_t)k + 1;
+    const int64_t *k = keymap_get(&ex->output_index, keymap_ptr_key(interned_name(ex, name)));
+    return k ? (int)*k - 1 : -1;
+}
+
+bool export_results_moved(Exporter *ex, const graft_node *call, const Onnx__NodeProto *np)
+{
+    graft_node *out = graph_output(ex->g);
+    for (size_t i = 0; i < np->n_output; i++) {
+        int k = np->output[i][0] ? output_index(ex, np->output[i]) : -1;
+        if (k >= 0 && graph_output_at(ex->m, out, k) != export_result_of(ex, call, (int)i))
+            return true;
+    }
+    return false;
 }
 
 /* note [outputs' old values renamed]: graph output k is written under

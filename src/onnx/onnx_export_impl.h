@@ -83,7 +83,6 @@ typedef struct Exporter {
                               names as imported] in onnx_export.c) */
     KeyMap output_index;   /* a graph output's interned name -> its index + 1,
                               made at the first ask (export_results_moved) */
-    bool outputs_indexed;
     bool ok;
 } Exporter;
 
